@@ -1,0 +1,1 @@
+"""The shipped Lark grammars (package data)."""

@@ -1,0 +1,1 @@
+"""The shipped MeTTa rule files (package data; see replyguard.rules)."""

@@ -1,0 +1,1 @@
+"""replyguard: checks an LLM reply before a person reads it."""

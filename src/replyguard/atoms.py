@@ -1,0 +1,177 @@
+"""Encoding KB, dialogue and reply facts as atoms (DESIGN §4), and reading KB facts back.
+
+Atom shapes (strings are MeTTa strings, names in capitals are symbols):
+  &kb        (entity E42 Person) (name E42 "John Smith") (alias E42 "John")
+             (gender E42 Masculine) (attr E42 email "john.smith@company.com")
+             (attr-key E42 email "john.smith@company.com")  ; normalised comparison key
+             (attr-confidence E42 join_date 0.95) (attr-source E42 join_date "HR record")
+             (attr-type email email) (cardinality department one) (cue department "works in")
+  &dialogue  (turn T3 user "John works in Engineering.")
+             (turn-claim T3 E42 department "Engineering" "engineering")
+  &reply     (claim C1 E42 email "john.s@company.org" (Span 22 40) Cue Direct)
+             (validation C1 (Contradicted 1.0)) (flag F1 ContradictsFact 0.95 (Span 22 40))
+Typed values are normalised in Python before they become keys, so rules compare like with like.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from hyperon import E, GroundingSpaceRef, S, V
+from hyperon.atoms import Atom
+
+from replyguard.metta_host import from_atom, to_atom
+from replyguard.models import KnowledgeBase, PostprocessedResponse
+
+if TYPE_CHECKING:
+    from replyguard.stages.context import CallContext
+from replyguard.values import value_key
+
+
+def _fact(head: str, *args: object) -> Atom:
+    return E(S(head), *(to_atom(a) for a in args))
+
+
+def kb_atoms(kb: KnowledgeBase) -> Iterator[Atom]:
+    for attribute, spec in kb.attribute_schema.items():
+        yield _fact("attr-type", S(attribute), S(spec.value_type.value))
+        yield _fact("cardinality", S(attribute), S(spec.cardinality.value))
+        for cue in spec.cues:
+            yield _fact("cue", S(attribute), cue)
+    for entity in kb.entities:
+        eid = S(entity.id)
+        yield _fact("entity", eid, S(entity.type.value))
+        yield _fact("name", eid, entity.name)
+        for alias in entity.aliases:
+            yield _fact("alias", eid, alias)
+        if entity.gender is not None:
+            yield _fact("gender", eid, S(entity.gender.value))
+        if entity.number is not None:
+            yield _fact("number", eid, S(entity.number.value))
+        for attribute in entity.attributes:
+            av = entity.attribute(attribute)
+            assert av is not None
+            spec = kb.attribute_schema[attribute]
+            values = av.value if isinstance(av.value, list) else [av.value]
+            for v in values:
+                text = str(v)
+                yield _fact("attr", eid, S(attribute), text)
+                yield _fact("attr-key", eid, S(attribute), value_key(spec.value_type, text))
+            if av.confidence != 1.0:
+                yield _fact("attr-confidence", eid, S(attribute), av.confidence)
+            if av.source:
+                yield _fact("attr-source", eid, S(attribute), av.source)
+
+
+def load_kb_space(space: GroundingSpaceRef, kb: KnowledgeBase) -> int:
+    count = 0
+    for atom in kb_atoms(kb):
+        space.add_atom(atom)
+        count += 1
+    return count
+
+
+def clear_space(space: GroundingSpaceRef) -> None:
+    for atom in space.get_atoms():
+        space.remove_atom(atom)
+
+
+def _bound(space: GroundingSpaceRef, pattern: Atom, var: str) -> list[object]:
+    out = []
+    for bindings in space.query(pattern):
+        atom = bindings[var]
+        if atom is not None:
+            out.append(from_atom(atom))
+    return out
+
+
+def kb_values(space: GroundingSpaceRef, entity_id: str, attribute: str) -> list[str]:
+    """The KB's values of an attribute of an entity, as stated (all of them if multi-valued)."""
+    return [str(v) for v in _bound(space, E(S("attr"), S(entity_id), S(attribute), V("v")), "v")]
+
+
+def kb_confidence(space: GroundingSpaceRef, entity_id: str, attribute: str) -> float:
+    found = _bound(space, E(S("attr-confidence"), S(entity_id), S(attribute), V("c")), "c")
+    return float(found[0]) if found else 1.0  # type: ignore[arg-type]
+
+
+def kb_source(space: GroundingSpaceRef, entity_id: str, attribute: str) -> str | None:
+    found = _bound(space, E(S("attr-source"), S(entity_id), S(attribute), V("s")), "s")
+    return str(found[0]) if found else None
+
+
+def value_holders(space: GroundingSpaceRef, attribute: str, key: str) -> list[str]:
+    """Entities whose attribute holds a value with this comparison key."""
+    return [
+        str(e) for e in _bound(space, E(S("attr-key"), V("e"), S(attribute), to_atom(key)), "e")
+    ]
+
+
+def attributes_holding(space: GroundingSpaceRef, entity_id: str, key: str) -> list[str]:
+    """Attributes of an entity that hold a value with this comparison key."""
+    return [
+        str(a) for a in _bound(space, E(S("attr-key"), S(entity_id), V("a"), to_atom(key)), "a")
+    ]
+
+
+def dialogue_atoms(ctx: CallContext) -> Iterator[Atom]:
+    for reading in ctx.dialogue.readings:
+        turn = reading.turn
+        yield _fact("turn", S(_safe_id(turn.id)), S(turn.role), turn.text)
+        for claim in reading.reading.claims:
+            subject = S(claim.subject_id) if claim.subject_id else claim.subject_text
+            yield _fact(
+                "turn-claim",
+                S(_safe_id(turn.id)),
+                subject,
+                S(claim.predicate),
+                claim.value.text,
+                claim.value.value_key or claim.value.text,
+            )
+
+
+def reply_atoms(ctx: CallContext, result: PostprocessedResponse) -> Iterator[Atom]:
+    """The reply's claims and every verdict on it, for the REPL and the trace."""
+    for record in ctx.claims:
+        claim = record.model
+        subject = S(claim.subject_id) if claim.subject_id else claim.subject
+        span = E(S("Span"), to_atom(claim.span.start), to_atom(claim.span.end))
+        yield _fact(
+            "claim",
+            S(claim.id),
+            subject,
+            S(claim.predicate),
+            claim.object,
+            span,
+            S(record.attached.basis),
+            S(record.attached.resolution),
+        )
+        if claim.negated:
+            yield _fact("negated", S(claim.id))
+        if record.validation is not None:
+            status = record.validation.status
+            verdict = E(
+                S(status.kind), *(to_atom(v) for k, v in status.model_dump().items() if k != "kind")
+            )
+            yield _fact("validation", S(claim.id), verdict)
+    for i, flag in enumerate(result.hallucination_flags, start=1):
+        yield _fact(
+            "flag",
+            S(f"F{i}"),
+            S(flag.hallucination_type.value),
+            flag.confidence,
+            E(S("Span"), to_atom(flag.span.start), to_atom(flag.span.end)),
+            flag.content,
+        )
+    for i, issue in enumerate(result.coherence.issues, start=1):
+        yield _fact("coherence-issue", S(f"I{i}"), S(issue.issue_type.value), issue.severity)
+    yield _fact("coherence", result.coherence.score)
+    yield _fact("factual", result.factual_validation.score)
+    yield _fact("confidence", result.confidence)
+    yield _fact("recommendation", S(result.recommendation.kind.value))
+
+
+def _safe_id(turn_id: str | None) -> str:
+    return re.sub(r"[^A-Za-z0-9_.:-]", "_", turn_id or "_")

@@ -1,0 +1,59 @@
+"""Case files: one JSON document holding kb (inline or a path), dialogue, query, response.
+
+The format is documented in docs/case-format.md with a JSON schema (docs/case.schema.json)
+generated from the Case model, so other tools can produce cases.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from replyguard.errors import InputError, describe_validation_error
+from replyguard.kb import complete_schema, load_kb
+from replyguard.models import Case, KnowledgeBase
+
+
+def parse_case(document: object, origin: str, base_dir: Path | None = None) -> Case:
+    """A case from parsed JSON; a `kb` path is read relative to base_dir (the case's folder)."""
+    try:
+        case = Case.model_validate(document)
+    except ValidationError as exc:
+        raise InputError(f"{origin}: {describe_validation_error(exc)}") from None
+    if isinstance(case.kb, str):
+        kb_path = Path(case.kb)
+        if not kb_path.is_absolute() and base_dir is not None:
+            kb_path = base_dir / kb_path
+        case.kb = load_kb(kb_path)
+    else:
+        case.kb = complete_schema(case.kb)
+    return case
+
+
+def load_case(path: str | Path) -> Case:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{p}: case file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{p}: cannot read case file ({exc.__class__.__name__})") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{p}: line {exc.lineno}: invalid JSON ({exc.msg})") from None
+    return parse_case(document, str(p), p.parent)
+
+
+def case_kb(case: Case) -> KnowledgeBase:
+    assert isinstance(case.kb, KnowledgeBase), "parse_case resolves kb paths"
+    return case.kb
+
+
+def case_json_schema() -> dict[str, object]:
+    schema = Case.model_json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "replyguard case"
+    return schema

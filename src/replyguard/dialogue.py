@@ -1,0 +1,182 @@
+"""Dialogue state: what the conversation so far makes salient, topical, asked and asserted.
+
+Derived from the turns when the caller gives only turns (DESIGN §3): entity salience starts at 1.0
+on mention and decays x0.8 per turn, leaving focus under 0.1; topic activation decays x0.9 per turn
+and drops off at <= 0.1; a user question pushes a QUD and an answering turn pops it. Claims made in
+each turn become the history the fact checker compares against. Precomputed parts given by the
+caller (QUD stack, topics, registry) are used as given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from replyguard.models import QUD, DialogueState, QuestionType, Topic, Turn
+from replyguard.text.analysis import Reader, ReadText
+from replyguard.text.questions import QuestionForm, classify_question
+from replyguard.text.references import ReferenceResolver, Referent
+from replyguard.text.words import content_stems
+from replyguard.values import fold
+
+
+@dataclass(frozen=True)
+class DecayConfig:
+    salience_decay: float
+    salience_focus: float
+    topic_decay: float
+    topic_floor: float
+
+
+@dataclass
+class TurnReading:
+    turn: Turn
+    index: int
+    reading: ReadText
+    form: QuestionForm
+
+
+@dataclass
+class DialogueContext:
+    readings: list[TurnReading] = field(default_factory=list)
+    referents: list[Referent] = field(default_factory=list)
+    topics: list[Topic] = field(default_factory=list)
+    qud_stack: list[QUD] = field(default_factory=list)
+    known_names: set[str] = field(default_factory=set)  # folded names said in the dialogue
+
+    def resolver(self, focus: float) -> ReferenceResolver:
+        return ReferenceResolver(self.referents, focus)
+
+    @property
+    def turn_count(self) -> int:
+        return len(self.readings)
+
+
+def effective_turns(dialogue: DialogueState, query: str) -> list[Turn]:
+    """The dialogue's turns plus the query as the latest user turn (unless it is already last)."""
+    turns = list(dialogue.turns)
+    if query.strip() and not (turns and turns[-1].role == "user" and turns[-1].text == query):
+        turns.append(Turn(id=f"T{len(turns) + 1}-query", speaker="user", text=query))
+    return turns
+
+
+def derive_context(
+    dialogue: DialogueState, query: str, reader: Reader, reference: datetime, decay: DecayConfig
+) -> DialogueContext:
+    turns = effective_turns(dialogue, query)
+    context = DialogueContext()
+    last_mention: dict[str, tuple[int, Referent]] = {}
+    topic_seen: dict[str, int] = {}
+    order = 0
+    for index, turn in enumerate(turns):
+        referents = [_decayed(r, index, last_mention, decay) for r in _current(last_mention)]
+        resolver = ReferenceResolver(referents, decay.salience_focus)
+        reading = reader.read(turn.text, turn.timestamp or reference, resolver)
+        form = (
+            classify_question(turn.text)
+            if turn.role == "user"
+            else QuestionForm(QuestionType.Statement)
+        )
+        context.readings.append(TurnReading(turn, index, reading, form))
+        for mention in reading.mentions:
+            order += 1
+            last_mention[mention.entity_id] = (
+                index,
+                _with_order(reader.referent_for(mention.entity_id), order),
+            )
+            context.known_names.add(fold(mention.lexeme.text))
+        for name in reading.names:
+            order += 1
+            referent = reader.name_referent(name, None)
+            last_mention[referent.key] = (index, _with_order(referent, order))
+            context.known_names.add(fold(name.text))
+        for stem in content_stems([t.text for t in reading.lexed.tokens]):
+            topic_seen[stem] = index
+        _update_quds(context.qud_stack, turn, form, reading)
+    last = len(turns) - 1
+    context.referents = [_decayed(r, last, last_mention, decay) for r in _current(last_mention)]
+    context.topics = _topics(topic_seen, last, decay)
+    if dialogue.qud_stack is not None:
+        context.qud_stack = list(dialogue.qud_stack)
+    if dialogue.topics is not None:
+        context.topics = list(dialogue.topics)
+    if dialogue.entity_registry is not None:
+        context.referents = [
+            Referent(
+                key=e.entity_id or "name:" + fold(e.name),
+                name=e.name,
+                entity_id=e.entity_id,
+                entity_type=e.entity_type,
+                gender=e.gender.value if e.gender else None,
+                number=e.number.value if e.number else None,
+                salience=e.salience,
+                order=i,
+            )
+            for i, e in enumerate(dialogue.entity_registry)
+        ]
+        context.known_names.update(fold(e.name) for e in dialogue.entity_registry)
+    return context
+
+
+def _current(last_mention: dict[str, tuple[int, Referent]]) -> list[Referent]:
+    return [r for _, r in last_mention.values()]
+
+
+def _with_order(referent: Referent, order: int) -> Referent:
+    return Referent(
+        referent.key,
+        referent.name,
+        referent.entity_id,
+        referent.entity_type,
+        referent.gender,
+        referent.number,
+        referent.salience,
+        order,
+    )
+
+
+def _decayed(
+    referent: Referent, now: int, last_mention: dict[str, tuple[int, Referent]], decay: DecayConfig
+) -> Referent:
+    turn, _ = last_mention[referent.key]
+    salience = decay.salience_decay ** max(0, now - turn)
+    return Referent(
+        referent.key,
+        referent.name,
+        referent.entity_id,
+        referent.entity_type,
+        referent.gender,
+        referent.number,
+        salience,
+        referent.order,
+    )
+
+
+def _topics(seen: dict[str, int], now: int, decay: DecayConfig) -> list[Topic]:
+    """One topic per content stem still active: activation 0.9^(turns since last mention)."""
+    topics = []
+    for stem, turn in seen.items():
+        activation = decay.topic_decay ** max(0, now - turn)
+        if activation > decay.topic_floor:
+            topics.append(Topic(label=stem, keywords=[stem], activation=round(activation, 6)))
+    return topics
+
+
+def _update_quds(stack: list[QUD], turn: Turn, form: QuestionForm, reading: ReadText) -> None:
+    if turn.role == "user" and form.question_type != QuestionType.Statement:
+        focus = reading.mentions[0].entity_id if reading.mentions else None
+        cues = [lx for lx in reading.lexed.lexemes if lx.cat == "CUE"]
+        stack.append(
+            QUD(
+                question_type=form.question_type,
+                text=turn.text,
+                wh_word=form.wh_word,
+                focus_entity=focus,
+                focus_attribute=cues[0].attributes[0] if cues else None,
+                source_turn=turn.id,
+            )
+        )
+    elif (
+        turn.role == "assistant" and stack and any(lx.cat == "VAL" for lx in reading.lexed.lexemes)
+    ):
+        stack.pop()

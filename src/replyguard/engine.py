@@ -1,0 +1,162 @@
+"""The public entry point: build an Engine once per KB, then postprocess many replies.
+
+engine = Engine("kb.json")                       # or a KnowledgeBase; rules_dir=, config=
+result = engine.postprocess(response=..., query=..., dialogue=...)
+result.recommendation.kind, result.model_dump_json()
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import datetime
+from pathlib import Path
+
+from replyguard.atoms import load_kb_space
+from replyguard.errors import InputError
+from replyguard.kb import complete_schema, load_kb
+from replyguard.metta_host import MettaHost, Sym
+from replyguard.models import Case, DialogueState, KnowledgeBase, PostprocessedResponse, Turn
+from replyguard.pipeline import run_pipeline
+from replyguard.spelling.lexicon import english
+from replyguard.stages.correction import STYLES
+from replyguard.text.analysis import Reader
+from replyguard.text.lexicon import CLASSED_KINDS, MARKER_KINDS, PRIMARY_KINDS, KBIndex, WordLists
+
+MAX_RESPONSE_CHARS = 100_000
+_WORD_LIST_HEADS = (
+    *PRIMARY_KINDS,
+    *MARKER_KINDS,
+    *CLASSED_KINDS,
+    "pronoun",
+    "cue-synonym",
+    "generic-phrase",
+    "opposite-state",
+    "common-attribute",
+)
+
+
+class Engine:
+    """Rules, KB and word lists loaded once; `postprocess` is then cheap and repeatable."""
+
+    def __init__(
+        self,
+        kb: KnowledgeBase | str | Path,
+        *,
+        rules_dir: str | Path | None = None,
+        config: dict[str, object] | None = None,
+        annotation_style: str = "plain",
+    ) -> None:
+        started = time.perf_counter()
+        if annotation_style not in STYLES:
+            raise InputError(f"annotation_style: expected one of {', '.join(STYLES)}")
+        self.annotation_style = annotation_style
+        self.host = MettaHost(rules_dir, overrides=_check_config(config))
+        self.kb = complete_schema(kb if isinstance(kb, KnowledgeBase) else load_kb(kb))
+        self.kb_atoms = load_kb_space(self.host.kb, self.kb)
+        self._build_readers()
+        self.build_seconds = time.perf_counter() - started
+
+    def _build_readers(self) -> None:
+        self._settings: dict[str, object] = {}
+        self.words = WordLists.from_facts({h: self.host.facts(h) for h in _WORD_LIST_HEADS})
+        self.index = KBIndex(self.kb, self.words)
+        vocabulary = english()
+        self.reader = Reader(
+            self.index,
+            self.words,
+            fuzzy_cutoff=float(self.setting("fuzzy-name-cutoff")),
+            is_common_word=vocabulary.__contains__,
+        )
+
+    def reload_rules(self) -> None:
+        """Re-read the rule files (after an edit); the KB and its space stay as they are."""
+        self.host.load_rules()
+        self._build_readers()
+
+    def config_keys(self) -> list[str]:
+        return [
+            str(f.lhs.get_children()[1])
+            for f in self.host.forms  # type: ignore[union-attr]
+            if f.head == "config" and f.lhs is not None
+        ]
+
+    def setting(self, key: str) -> object:
+        """A configuration value from metta/config.metta (or its overrides), read once."""
+        if key not in self._settings:
+            self._settings[key] = self.host.value("config", Sym(key))
+        return self._settings[key]
+
+    # ------------------------------------------------------------------ checking
+
+    def postprocess(
+        self,
+        response: str,
+        query: str = "",
+        dialogue: DialogueState | list[Turn] | None = None,
+        *,
+        reference_time: datetime | None = None,
+        session_id: str | None = None,
+        turn_id: str | None = None,
+        annotation_style: str | None = None,
+    ) -> PostprocessedResponse:
+        _check_text("response", response, required=True)
+        _check_text("query", query, required=False)
+        if dialogue is None:
+            dialogue = DialogueState()
+        elif isinstance(dialogue, list):
+            dialogue = DialogueState(turns=dialogue)
+        elif not isinstance(dialogue, DialogueState):
+            raise InputError(
+                f"dialogue: expected a DialogueState or a list of turns, "
+                f"got {type(dialogue).__name__}"
+            )
+        style = annotation_style or self.annotation_style
+        if style not in STYLES:
+            raise InputError(f"annotation_style: expected one of {', '.join(STYLES)}")
+        return run_pipeline(
+            self,
+            response,
+            query,
+            dialogue,
+            reference_time or datetime.now(),
+            session_id,
+            turn_id,
+            style,
+        )
+
+    def check_case(self, case: Case) -> PostprocessedResponse:
+        return self.postprocess(
+            case.response,
+            case.query,
+            case.dialogue,
+            reference_time=case.reference_time,
+            session_id=case.session_id,
+            turn_id=case.turn_id,
+        )
+
+
+def _check_config(config: dict[str, object] | None) -> dict[str, object] | None:
+    if config is None:
+        return None
+    if not isinstance(config, dict):
+        raise InputError(
+            f"config: expected a mapping of setting names to values, got {type(config).__name__}"
+        )
+    for key, value in config.items():
+        if not isinstance(key, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", key):
+            raise InputError(f"config: {key!r} is not a setting name")
+        if not isinstance(value, bool | int | float):
+            raise InputError(f"config.{key}: expected a number or a boolean")
+    return config
+
+
+def _check_text(field: str, value: object, *, required: bool) -> None:
+    if not isinstance(value, str):
+        raise InputError(f"{field}: expected text, got {type(value).__name__}")
+    if required and not value.strip():
+        raise InputError(f"{field}: empty; there is nothing to check")
+    if len(value) > MAX_RESPONSE_CHARS:
+        raise InputError(
+            f"{field}: {len(value):,} characters is more than the limit of {MAX_RESPONSE_CHARS:,}"
+        )

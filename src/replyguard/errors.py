@@ -1,0 +1,40 @@
+"""Errors a user can act on: one line naming the file, field, rule or line at fault."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+
+class ReplyguardError(Exception):
+    """Base of every error replyguard raises on purpose; the CLI prints it as one line."""
+
+
+class InputError(ReplyguardError):
+    """A KB, dialogue or case file (or an API argument) that cannot be used as given."""
+
+
+class RuleError(ReplyguardError):
+    """A rule file or grammar that cannot be loaded: the message names the file and line."""
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """The first problem of a pydantic error as "field.path: message" (plus a count of others)."""
+    errors = exc.errors()
+    # Of a union's failed branches, the deepest path is the one the author meant.
+    first = max(errors, key=lambda e: len([p for p in e["loc"] if not _is_union_tag(p)]))
+    loc = ".".join(str(part) for part in first["loc"] if not _is_union_tag(part))
+    msg = first["msg"]
+    if first["type"] == "extra_forbidden":
+        msg = "unknown field"
+    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    return f"{loc or '<root>'}: {msg}{more}"
+
+
+_UNION_TAGS = {"str", "int", "float", "bool", "KnowledgeBase", "AttributeValue", "DialogueState"}
+
+
+def _is_union_tag(part: object) -> bool:
+    """Union branch names pydantic puts in error paths ("str", "AttributeValue")."""
+    return isinstance(part, str) and (
+        part in _UNION_TAGS or part.startswith(("list[", "function-"))
+    )

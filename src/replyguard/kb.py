@@ -1,0 +1,277 @@
+"""Loading a knowledge base (JSON document, CSV table, triples) and completing its schema.
+
+A KB is loaded once and reused for many replies, so this module does the slow, careful work up
+front: it validates every entity, infers each attribute's value type, cardinality and cue phrases
+when the author did not give them, and reports any problem as one line naming the file and the
+field or line.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from replyguard.errors import InputError, describe_validation_error
+from replyguard.models import (
+    AttributeSchema,
+    Cardinality,
+    KnowledgeBase,
+    Scalar,
+    ValueType,
+)
+from replyguard.values import fold, infer_value_type
+
+RESERVED_COLUMNS = ("id", "name", "type", "aliases", "gender", "number")
+
+
+def symbol_name(text: str) -> str:
+    """A column heading or triple subject as a symbol-safe name: "Join Date" -> "join_date"."""
+    slug = re.sub(r"[^\w.:-]+", "_", text.strip()).strip("_")
+    return slug or "_"
+
+
+LIST_SEPARATOR = "|"
+# Suffixes that name a value's type rather than what it is about ("join_date" is about joining).
+_TYPE_SUFFIXES = {"date", "time", "year", "day", "at", "on", "id", "name", "number", "no"}
+
+
+def load_kb(path: str | Path) -> KnowledgeBase:
+    """Load a KB file, choosing the reader by extension: .json, .csv, .tsv/.triples (triples)."""
+    p = Path(path)
+    try:
+        raw = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{p}: KB file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{p}: cannot read KB file ({exc.__class__.__name__}: {exc})") from None
+    suffix = p.suffix.lower()
+    if suffix == ".csv":
+        return kb_from_csv(raw, origin=str(p))
+    if suffix in (".tsv", ".triples", ".nt"):
+        return kb_from_triples(_tsv_triples(raw, str(p)), origin=str(p))
+    try:
+        doc = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{p}: line {exc.lineno}: invalid JSON ({exc.msg})") from None
+    return kb_from_document(doc, origin=str(p))
+
+
+def kb_from_document(doc: object, origin: str = "<kb>") -> KnowledgeBase:
+    """A JSON document: {"entities": [...], "schema": {...}}, a bare entity list, or triples."""
+    if isinstance(doc, list) and doc and all(isinstance(t, list) and len(t) == 3 for t in doc):
+        return kb_from_triples(doc, origin=origin)
+    if isinstance(doc, list):
+        doc = {"entities": doc}
+    if isinstance(doc, dict) and "triples" in doc:
+        return kb_from_triples(doc["triples"], origin=origin, schema=doc.get("schema"))
+    try:
+        kb = KnowledgeBase.model_validate(doc)
+    except ValidationError as exc:
+        raise InputError(f"{origin}: {describe_validation_error(exc)}") from None
+    return complete_schema(kb)
+
+
+def kb_from_rows(
+    rows: Iterable[Mapping[str, object]],
+    *,
+    name_column: str | None = None,
+    id_column: str | None = None,
+    type_column: str | None = None,
+    entity_type: str = "Unknown",
+    origin: str = "<rows>",
+) -> KnowledgeBase:
+    """A table of rows as a KB: one entity per row, every other column an attribute.
+
+    The name column defaults to "name", else the first column; ids default to "id", else R1, R2...
+    Empty cells are absent attributes; a cell holding "a | b" is a multi-valued attribute.
+    """
+    entities = []
+    for i, row in enumerate(rows):
+        if not row:
+            continue
+        cols = list(row)
+        name_col = name_column or ("name" if "name" in row else cols[0])
+        id_col = id_column or ("id" if "id" in row else None)
+        name = _cell(row.get(name_col))
+        if name is None:
+            raise InputError(f"{origin}: row {i + 1}: empty name column {name_col!r}")
+        doc: dict[str, object] = {
+            "id": (
+                symbol_name(str(row[id_col]))
+                if id_col and row.get(id_col) not in (None, "")
+                else f"R{i + 1}"
+            ),
+            "name": str(name),
+            "type": str(row.get(type_column) or entity_type) if type_column else entity_type,
+            "attributes": {},
+        }
+        for col in cols:
+            if col in (name_col, id_col, type_column):
+                continue
+            value = _cell(row[col])
+            if value is None:
+                continue
+            if col in ("aliases",):
+                doc["aliases"] = [a.strip() for a in str(value).split(LIST_SEPARATOR) if a.strip()]
+            elif col in ("gender", "number"):
+                doc[col] = value
+            else:
+                doc["attributes"][symbol_name(col)] = value  # type: ignore[index]
+        entities.append(doc)
+    return kb_from_document({"entities": entities}, origin=origin)
+
+
+def kb_from_csv(text: str, origin: str = "<csv>") -> KnowledgeBase:
+    reader = csv.DictReader(text.splitlines())
+    if not reader.fieldnames:
+        raise InputError(f"{origin}: CSV has no header row")
+    fields = [f.strip() for f in reader.fieldnames]
+    if len(set(fields)) != len(fields):
+        raise InputError(f"{origin}: line 1: duplicate column names")
+    rows = []
+    for line_no, row in enumerate(reader, start=2):
+        if None in row:
+            raise InputError(f"{origin}: line {line_no}: more cells than header columns")
+        rows.append({k.strip(): v for k, v in row.items()})
+    return kb_from_rows(rows, origin=origin)
+
+
+def _tsv_triples(text: str, origin: str) -> list[list[str]]:
+    triples = []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3:
+            raise InputError(f"{origin}: line {line_no}: expected subject<TAB>predicate<TAB>object")
+        triples.append([p.strip() for p in parts])
+    return triples
+
+
+def kb_from_triples(
+    triples: Iterable[object], origin: str = "<triples>", schema: object = None
+) -> KnowledgeBase:
+    """Subject/predicate/object triples; predicates name, type, alias and gender fill fields."""
+    docs: dict[str, dict[str, object]] = {}
+    for i, triple in enumerate(triples):
+        if not (isinstance(triple, list | tuple) and len(triple) == 3):
+            raise InputError(f"{origin}: triples.{i}: expected [subject, predicate, object]")
+        s, p, o = (str(x) if not isinstance(x, int | float | bool) else x for x in triple)
+        s = str(s)
+        doc = docs.setdefault(s, {"id": symbol_name(s), "name": s, "attributes": {}, "aliases": []})
+        if p == "name":
+            doc["name"] = str(o)
+        elif p == "alias":
+            doc["aliases"].append(str(o))  # type: ignore[union-attr]
+        elif p in ("type", "gender", "number"):
+            doc[p] = o
+        else:
+            attrs: dict[str, object] = doc["attributes"]  # type: ignore[assignment]
+            p = symbol_name(str(p))
+            if p in attrs:
+                prev = attrs[p]
+                attrs[p] = [*prev, o] if isinstance(prev, list) else [prev, o]
+            else:
+                attrs[p] = o
+    document: dict[str, object] = {"entities": list(docs.values())}
+    if schema is not None:
+        document["schema"] = schema
+    return kb_from_document(document, origin=origin)
+
+
+def _cell(value: object) -> Scalar | list[Scalar] | None:
+    if value is None:
+        return None
+    if isinstance(value, int | float | bool):
+        return value
+    text = str(value).strip()
+    if not text or text == "-":
+        return None
+    if LIST_SEPARATOR in text:
+        return [v.strip() for v in text.split(LIST_SEPARATOR) if v.strip()]
+    return text
+
+
+# --------------------------------------------------------------------------- schema inference
+
+
+def attribute_values(kb: KnowledgeBase, attribute: str) -> list[str]:
+    out: list[str] = []
+    for entity in kb.entities:
+        av = entity.attribute(attribute)
+        if av is None:
+            continue
+        values = av.value if isinstance(av.value, list) else [av.value]
+        out.extend(str(v) for v in values)
+    return out
+
+
+def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
+    """Fill in the schema for every attribute the author did not describe, and add name cues."""
+    names = {fold(e.name) for e in kb.entities} | {fold(e.id) for e in kb.entities}
+    schema = dict(kb.attribute_schema)
+    attributes: Counter[str] = Counter(a for e in kb.entities for a in e.attributes)
+    for attribute in attributes:
+        given = schema.get(attribute)
+        if given is None:
+            schema[attribute] = AttributeSchema(
+                value_type=_infer_type(kb, attribute, names),
+                cardinality=_infer_cardinality(kb, attribute),
+                cues=name_cues(attribute),
+            )
+        else:
+            cues = list(dict.fromkeys([*given.cues, *name_cues(attribute)]))
+            schema[attribute] = given.model_copy(update={"cues": cues})
+    return kb.model_copy(update={"attribute_schema": schema})
+
+
+def _infer_type(kb: KnowledgeBase, attribute: str, entity_names: set[str]) -> ValueType:
+    values = attribute_values(kb, attribute)
+    if not values:
+        return ValueType.text
+    if all(fold(v) in entity_names for v in values):
+        return ValueType.entity
+    types = Counter(infer_value_type(v) for v in values)
+    common, count = types.most_common(1)[0]
+    if common is not None and count >= 0.8 * len(values):
+        if common is ValueType.year and any(w in attribute.lower() for w in ("date", "day")):
+            return ValueType.year
+        return common
+    distinct = len({fold(v) for v in values})
+    if len(values) >= 4 and distinct <= max(2, len(values) // 2):
+        return ValueType.enum
+    return ValueType.text
+
+
+def _infer_cardinality(kb: KnowledgeBase, attribute: str) -> Cardinality:
+    for entity in kb.entities:
+        av = entity.attribute(attribute)
+        if av is not None and isinstance(av.value, list) and len(av.value) > 1:
+            return Cardinality.many
+    return Cardinality.one
+
+
+def name_cues(attribute: str) -> list[str]:
+    """Cue phrases read off an attribute's name: "join_date" -> "join date", "join", "joined"."""
+    words = [w for w in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", attribute) if w]
+    words = [w.lower() for w in words]
+    cues = [" ".join(words)] if words else []
+    content = [w for w in words if w not in _TYPE_SUFFIXES] or words
+    if content and content != words:
+        cues.append(" ".join(content))
+    if len(content) == 1 and len(words) > 1:
+        verb = content[0]
+        cues.extend(_verb_forms(verb))
+    return list(dict.fromkeys(cues))
+
+
+def _verb_forms(verb: str) -> list[str]:
+    if verb.endswith("e"):
+        return [verb + "d", verb + "s"]
+    return [verb + "ed", verb + "s"]

@@ -1,0 +1,408 @@
+"""The hyperon host: one MeTTa runner, the &kb / &dialogue / &reply spaces, grounded operations,
+the loaded rules, and evaluation of rule calls.
+
+The interpreter costs a fraction of a millisecond per reduction, so the host evaluates rule calls
+built as atoms (no text parsing) and remembers the verdicts of *pure* rule functions — those whose
+definitions never touch a space — keyed by the call. A pure rule applied to the same evidence
+always gives the same verdict, so each distinct piece of evidence is evaluated once until the
+rules are reloaded.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+
+from hyperon import (
+    E,
+    ExpressionAtom,
+    G,
+    GroundedAtom,
+    GroundingSpaceRef,
+    MeTTa,
+    OperationAtom,
+    S,
+    SymbolAtom,
+    V,
+    ValueAtom,
+    VariableAtom,
+)
+from hyperon.atoms import Atom
+
+from replyguard.errors import InputError, RuleError
+from replyguard.rules import RuleForm, merge_forms, parse_forms, shipped_rule_files, user_rule_files
+
+# Operations that read or change a space (or are not functions of their arguments).
+_IMPURE_PRIMITIVES = {
+    "match",
+    "add-atom",
+    "remove-atom",
+    "get-atoms",
+    "new-space",
+    "bind!",
+    "new-state",
+    "change-state!",
+    "get-state",
+    "random-int",
+    "random-float",
+    "py-atom",
+    "py-dot",
+    "py-call",
+    "import!",
+    "println!",
+    "trace!",
+}
+SPACES = ("&kb", "&dialogue", "&reply")
+_MEMO_LIMIT = 200_000
+
+
+class Sym(str):
+    """A MeTTa symbol decoded to Python (distinct from a string value)."""
+
+
+def safe_text(text: str) -> str:
+    """Text hyperon 0.2.6 can hold: a NUL (even escaped) or a lone surrogate aborts the process."""
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def to_atom(value: object) -> Atom:
+    """Python data as an atom: Sym -> symbol, str -> String, tuples -> expressions."""
+    if isinstance(value, Atom):
+        return value
+    if isinstance(value, Sym):
+        return S(str(value))
+    if isinstance(value, bool):
+        return ValueAtom(value, "Bool")
+    if isinstance(value, int | float):
+        # floats throughout: MeTTa's "/" on two integers truncates, and 1 == 1.0 in comparisons
+        return ValueAtom(float(value), "Number")
+    if isinstance(value, str):
+        return ValueAtom(safe_text(value), "String")
+    if isinstance(value, tuple | list):
+        return E(*(to_atom(v) for v in value))
+    if value is None:
+        return S("None")
+    raise TypeError(f"cannot encode {type(value).__name__} as an atom")
+
+
+def from_atom(atom: Atom) -> object:
+    if isinstance(atom, SymbolAtom):
+        return Sym(atom.get_name())
+    if isinstance(atom, GroundedAtom):
+        try:
+            return atom.get_object().content
+        except TypeError:  # a grounded operation of the core (and, case, ...): its name
+            return Sym(str(atom))
+    if isinstance(atom, ExpressionAtom):
+        return tuple(from_atom(a) for a in atom.get_children())
+    if isinstance(atom, VariableAtom):
+        return Sym(str(atom))
+    return str(atom)
+
+
+def call(head: str, *args: object) -> Atom:
+    return E(S(head), *(to_atom(a) for a in args))
+
+
+def _numbers(expr: object) -> list[float]:
+    if isinstance(expr, ExpressionAtom):
+        return [float(from_atom(a)) for a in expr.get_children()]  # type: ignore[arg-type]
+    raise TypeError("expected an expression of numbers")
+
+
+def _grounded_operations() -> dict[str, tuple[Callable[..., object], list[str]]]:
+    """Aggregations the rules use on lists of numbers: mechanisms, not decisions.
+
+    Typed so that MeTTa passes a list as data instead of trying to evaluate it as a call."""
+
+    def num(a: Atom) -> float:
+        return float(from_atom(a))  # type: ignore[arg-type]
+
+    return {
+        "mean-of": (
+            lambda xs: sum(_numbers(xs)) / len(_numbers(xs)) if _numbers(xs) else 0.0,
+            ["Expression", "Number"],
+        ),
+        "sum-of": (lambda xs: float(sum(_numbers(xs))), ["Expression", "Number"]),
+        "count-above": (
+            lambda xs, t: sum(1 for x in _numbers(xs) if x > num(t)),
+            ["Expression", "Number", "Number"],
+        ),
+        "count-at-least": (
+            lambda xs, t: sum(1 for x in _numbers(xs) if x >= num(t)),
+            ["Expression", "Number", "Number"],
+        ),
+        "length-of": (
+            lambda xs: len(xs.get_children()) if isinstance(xs, ExpressionAtom) else 0,
+            ["Expression", "Number"],
+        ),
+        "min-of": (lambda a, b: min(num(a), num(b)), ["Number", "Number", "Number"]),
+        "max-of": (lambda a, b: max(num(a), num(b)), ["Number", "Number", "Number"]),
+        "clamp01": (lambda a: min(1.0, max(0.0, num(a))), ["Number", "Number"]),
+        "percent-of": (lambda a: int(math.floor(num(a) * 100 + 0.5)), ["Number", "Number"]),
+    }
+
+
+class MettaHost:
+    """Owns the runner, the spaces and the rules; evaluates rule calls."""
+
+    def __init__(
+        self,
+        rules_dir: str | Path | None = None,
+        overrides: dict[str, object] | None = None,
+        extra_operations: dict[str, tuple[Callable[..., object], list[str]]] | None = None,
+    ) -> None:
+        self.metta = MeTTa()
+        self.spaces = {name: GroundingSpaceRef() for name in SPACES}
+        for name, space in self.spaces.items():
+            self.metta.register_atom(name, G(space))
+        operations = {**_grounded_operations(), **(extra_operations or {})}
+        for name, (fn, types) in operations.items():
+            self.metta.register_atom(name, _operation(name, fn, types))
+        self.rules_dir = Path(rules_dir) if rules_dir is not None else None
+        self.overrides = dict(overrides or {})
+        self.forms: list[RuleForm] = []
+        self._installed: list[Atom] = []
+        self.replaced: list[RuleForm] = []
+        self._memo: OrderedDict[str, list[Atom]] = OrderedDict()
+        self._pure: set[str] = set()
+        self.load_rules()
+
+    @property
+    def kb(self) -> GroundingSpaceRef:
+        return self.spaces["&kb"]
+
+    @property
+    def dialogue(self) -> GroundingSpaceRef:
+        return self.spaces["&dialogue"]
+
+    @property
+    def reply(self) -> GroundingSpaceRef:
+        return self.spaces["&reply"]
+
+    # ------------------------------------------------------------------ rules
+
+    def load_rules(self) -> None:
+        """(Re)load the shipped rules and then the user directory's, replacing the rule space."""
+        tokenizer = self.metta.tokenizer()
+        forms: list[RuleForm] = []
+        for origin, text in shipped_rule_files():
+            forms.extend(parse_forms(text, origin, tokenizer))
+        replaced: list[RuleForm] = []
+        if self.rules_dir is not None:
+            for origin, text in user_rule_files(self.rules_dir):
+                forms, gone = merge_forms(forms, parse_forms(text, origin, tokenizer))
+                replaced.extend(gone)
+        if self.overrides:
+            known = {
+                str(f.lhs.get_children()[1])
+                for f in forms  # type: ignore[union-attr]
+                if f.head == "config" and f.lhs is not None
+            }
+            unknown = [k for k in self.overrides if k not in known]
+            if unknown:
+                raise InputError(f"config: unknown setting {unknown[0]!r}")
+            text = "\n".join(
+                f"(= (config {key}) {str(to_atom(value))})" for key, value in self.overrides.items()
+            )
+            forms, gone = merge_forms(forms, parse_forms(text, "<config argument>", tokenizer))
+            replaced.extend(gone)
+        space = self.metta.space()
+        for atom in self._installed:
+            space.remove_atom(atom)
+        self._installed = _inline_config(forms)
+        for atom in self._installed:
+            space.add_atom(atom)
+        self.forms, self.replaced = forms, replaced
+        self._pure = _pure_functions(forms)
+        self._facts: dict[str, list[tuple[object, ...]]] = {}
+        for form in forms:
+            if form.lhs is None and form.head is not None:
+                args = tuple(from_atom(a) for a in form.atom.get_children()[1:])
+                self._facts.setdefault(form.head, []).append(args)
+        self._memo.clear()
+        self._declared: set[str] = set()
+
+    def facts(self, head: str) -> list[tuple[object, ...]]:
+        """Arguments of every rule-file fact `(head a b ...)`, decoded, in file order."""
+        return self._facts.get(head, [])
+
+    def definition_of(self, head: str) -> list[RuleForm]:
+        return [f for f in self.forms if f.lhs is not None and f.head == head]
+
+    # ------------------------------------------------------------------ evaluation
+
+    def evaluate(self, expr: Atom) -> list[Atom]:
+        """All results of a rule call; pure calls are remembered."""
+        head = _head(expr)
+        key = str(expr) if head in self._pure else None
+        if key is not None:
+            hit = self._memo.get(key)
+            if hit is not None:
+                self._memo.move_to_end(key)
+                return hit
+        # run() gives full MeTTa semantics (case, let, types); evaluate_atom() does not.
+        results = self.metta.run(f"!{expr}")[0]
+        for r in results:
+            if (
+                isinstance(r, ExpressionAtom)
+                and r.get_children()
+                and str(r.get_children()[0]) == "Error"
+            ):
+                raise RuleError(f"rule call {expr} failed: {r}")
+        if key is not None:
+            self._memo[key] = results
+            if len(self._memo) > _MEMO_LIMIT:
+                self._memo.popitem(last=False)
+        return results
+
+    def _declare_entry(self, head: str, arity: int) -> None:
+        """Declare a host-called function's arguments as data (type Atom) unless the rules type it.
+
+        The host only ever passes data, and MeTTa would otherwise try to evaluate each argument
+        (a list of numbers, a tuple of evidence) as a call before matching the rule."""
+        if head in self._declared:
+            return
+        self._declared.add(head)
+        if any(f.head == ":" and str(f.atom.get_children()[1]) == head for f in self.forms):
+            return
+        signature = E(S("->"), *([S("Atom")] * arity), S("%Undefined%"))
+        declaration = E(S(":"), S(head), signature)
+        self.metta.space().add_atom(declaration)
+        self._installed.append(declaration)
+
+    def value(self, head: str, *args: object) -> object:
+        """The single result of a deterministic rule call, decoded to Python."""
+        self._declare_entry(head, len(args))
+        expr = call(head, *args)
+        results = self.evaluate(expr)
+        if len(results) != 1:
+            raise RuleError(
+                f"rule call {expr} gave {len(results)} results; a decision needs one "
+                f"(check the definitions of {head!r})"
+            )
+        out = from_atom(results[0])
+        if isinstance(out, tuple) and out and out[0] == head:
+            raise RuleError(f"no rule matches {expr} (see the definitions of {head!r})")
+        return out
+
+    def holds(self, head: str, *args: object) -> bool:
+        """Whether a relation holds: a call that reduces to True. A call no clause matches is a
+        relation that does not hold (MeTTa leaves it unreduced), not an error."""
+        self._declare_entry(head, len(args))
+        results = self.evaluate(call(head, *args))
+        return any(from_atom(r) is True for r in results)
+
+    def query(self, space: str, pattern: str) -> list[dict[str, object]]:
+        """A direct (non-interpreted) query of a space; variables bound per match, decoded."""
+        atom = self.metta.parse_single(pattern)
+        names = _variables(atom)
+        out = []
+        for bindings in self.spaces[space].query(atom):
+            out.append({n: from_atom(bindings[n]) for n in names if bindings[n] is not None})
+        return out
+
+    def run(self, program: str) -> list[list[Atom]]:
+        return self.metta.run(program)
+
+
+def _operation(name: str, fn: Callable[..., object], types: list[str]) -> Atom:
+    def wrapped(*atoms: Atom) -> list[Atom]:
+        return [to_atom(fn(*atoms))]
+
+    return OperationAtom(name, wrapped, types, unwrap=False)
+
+
+def _inline_config(forms: list[RuleForm]) -> list[Atom]:
+    """The atoms to install: rule bodies with each literal `(config key)` replaced by its value.
+
+    A threshold is read on every rule call, and each read is an interpreter reduction; folding the
+    literal values in when the rules are loaded keeps a verdict to a few reductions. The rule files
+    (and the REPL's view of them) keep `(config key)`; a reload re-folds after any override.
+    """
+    literals: dict[str, Atom] = {}
+    for form in forms:
+        lhs = form.lhs
+        if lhs is not None and form.head == "config" and len(lhs.get_children()) == 2:
+            rhs = form.atom.get_children()[2]
+            if not isinstance(rhs, ExpressionAtom | VariableAtom):
+                literals[str(lhs.get_children()[1])] = rhs
+
+    def fold(atom: Atom) -> Atom:
+        if not isinstance(atom, ExpressionAtom):
+            return atom
+        children = atom.get_children()
+        if len(children) == 2 and str(children[0]) == "config" and str(children[1]) in literals:
+            return literals[str(children[1])]
+        return E(*(fold(c) for c in children))
+
+    installed = []
+    for form in forms:
+        lhs = form.lhs
+        if lhs is None or form.head == "config":
+            installed.append(form.atom)
+        else:
+            installed.append(E(S("="), lhs, fold(form.atom.get_children()[2])))
+    return installed
+
+
+def _head(expr: Atom) -> str | None:
+    if isinstance(expr, ExpressionAtom) and expr.get_children():
+        return str(expr.get_children()[0])
+    return None
+
+
+def _variables(atom: Atom) -> list[str]:
+    found: list[str] = []
+
+    def walk(a: Atom) -> None:
+        if isinstance(a, VariableAtom):
+            name = str(a).lstrip("$")
+            if name not in found:
+                found.append(name)
+        elif isinstance(a, ExpressionAtom):
+            for c in a.get_children():
+                walk(c)
+
+    walk(atom)
+    return found
+
+
+def _symbols(atom: Atom, out: set[str]) -> None:
+    if isinstance(atom, SymbolAtom):
+        out.add(atom.get_name())
+    elif isinstance(atom, GroundedAtom):
+        name = str(atom)
+        # a space inside a rule body means the rule reads state; other grounded atoms by name
+        out.add("match" if name.startswith("GroundingSpace") else name)
+    elif isinstance(atom, ExpressionAtom):
+        for c in atom.get_children():
+            _symbols(c, out)
+
+
+def _pure_functions(forms: list[RuleForm]) -> set[str]:
+    """Functions whose definitions (transitively) never touch a space or other state."""
+    uses: dict[str, set[str]] = {}
+    for form in forms:
+        head = form.head
+        if form.lhs is None or head is None:
+            continue
+        body: set[str] = set()
+        _symbols(form.atom.get_children()[2], body)
+        uses.setdefault(head, set()).update(body)
+    impure = {h for h, body in uses.items() if body & _IMPURE_PRIMITIVES}
+    changed = True
+    while changed:
+        changed = False
+        for head, body in uses.items():
+            if head not in impure and body & impure:
+                impure.add(head)
+                changed = True
+    return set(uses) - impure
+
+
+__all__ = ["MettaHost", "Sym", "call", "from_atom", "to_atom", "V"]

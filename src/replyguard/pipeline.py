@@ -1,0 +1,115 @@
+"""The five stages run over one call (DESIGN §5), with per-stage timings.
+
+Stages run in dependency order — reading, facts, coherence (its entity analyser uses the fact
+verdicts), hallucinations, correction, scoring — and the result lists them in the seed's order.
+The call's facts and verdicts are written to &dialogue and &reply as they are decided, so the
+spaces hold the same story as the result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, TypeVar
+
+from replyguard.atoms import clear_space, dialogue_atoms, reply_atoms
+from replyguard.dialogue import DecayConfig, derive_context
+from replyguard.models import DialogueState, PostprocessedResponse
+from replyguard.stages.coherence import check_coherence
+from replyguard.stages.context import CallContext
+from replyguard.stages.correction import correct_response
+from replyguard.stages.facts import build_claims, validate_facts
+from replyguard.stages.hallucination import detect_hallucinations
+from replyguard.stages.new_entities import new_entities
+from replyguard.stages.scoring import recommend, score_confidence
+
+if TYPE_CHECKING:
+    from replyguard.engine import Engine
+
+T = TypeVar("T")
+
+
+def run_pipeline(
+    engine: Engine,
+    response: str,
+    query: str,
+    dialogue: DialogueState,
+    reference: datetime,
+    session_id: str | None,
+    turn_id: str | None,
+    style: str,
+) -> PostprocessedResponse:
+    timings: dict[str, float] = {}
+
+    def timed(name: str, fn: Callable[[], T]) -> T:
+        started = time.perf_counter()
+        out = fn()
+        timings[name] = round((time.perf_counter() - started) * 1000, 3)
+        return out
+
+    ctx = timed("analysis", lambda: _read(engine, response, query, dialogue, reference))
+    factual = timed("facts", lambda: validate_facts(engine, ctx))
+    coherence = timed("coherence", lambda: check_coherence(engine, ctx))
+    flags = timed("hallucination", lambda: detect_hallucinations(engine, ctx))
+    corrected = timed(
+        "correction",
+        lambda: (
+            correct_response(engine, ctx, flags, style)
+            if engine.setting("auto-correct") is True
+            else None
+        ),
+    )
+
+    def score():  # noqa: ANN202
+        confidence = score_confidence(engine, coherence, factual, flags)
+        return confidence, recommend(engine, ctx, confidence, coherence, factual, flags, corrected)
+
+    confidence, recommendation = timed("scoring", score)
+    result = PostprocessedResponse(
+        session_id=session_id,
+        turn_id=turn_id,
+        original=response,
+        query=query,
+        corrected=corrected,
+        coherence=coherence,
+        factual_validation=factual,
+        hallucination_flags=flags,
+        new_entities=new_entities(engine, ctx),
+        confidence=confidence,
+        recommendation=recommendation,
+    )
+    timed("atoms", lambda: _record(engine, ctx, result))
+    timings["total"] = round(sum(timings.values()), 3)
+    result.timings_ms = timings
+    return result
+
+
+def _read(
+    engine: Engine, response: str, query: str, dialogue: DialogueState, reference: datetime
+) -> CallContext:
+    decay = DecayConfig(
+        salience_decay=float(engine.setting("salience-decay")),  # type: ignore[arg-type]
+        salience_focus=float(engine.setting("salience-focus")),  # type: ignore[arg-type]
+        topic_decay=float(engine.setting("topic-decay")),  # type: ignore[arg-type]
+        topic_floor=float(engine.setting("topic-floor")),
+    )  # type: ignore[arg-type]
+    context = derive_context(dialogue, query, engine.reader, reference, decay)
+    reply = engine.reader.read(response, reference, context.resolver(decay.salience_focus))
+    query_reading = (
+        context.readings[-1].reading
+        if query.strip() and context.readings
+        else engine.reader.read(query, reference, context.resolver(decay.salience_focus))
+    )
+    ctx = CallContext(response, query, reference, context, reply, query_reading)
+    ctx.claims = build_claims(engine, ctx)
+    return ctx
+
+
+def _record(engine: Engine, ctx: CallContext, result: PostprocessedResponse) -> None:
+    """Replace the per-call spaces' contents with this call's dialogue and reply atoms."""
+    for name, atoms in (("&dialogue", dialogue_atoms(ctx)), ("&reply", reply_atoms(ctx, result))):
+        space = engine.host.spaces[name]
+        clear_space(space)
+        for atom in atoms:
+            space.add_atom(atom)

@@ -1,0 +1,76 @@
+"""What the corrector knows: English, plus every word the KB and the dialogue use.
+
+KB names, aliases, attribute values and cue phrases, and the words of the dialogue, are known words
+with the prior of a common word, so a name is never "corrected" into a dictionary word and a
+misspelt name is corrected towards the KB's spelling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from replyguard.spelling.candidates import DeleteIndex, SoundIndex
+from replyguard.spelling.lexicon import Lexicon, english
+from replyguard.spelling.tokens import tokenize
+
+# Pieces of contractions as tokenised text writes them ("do n't", "it 's").
+_CLITICS = frozenset({"n't", "'s", "'re", "'ll", "'ve", "'d", "'m"})
+
+
+@cache
+def english_indexes() -> tuple[DeleteIndex, SoundIndex]:
+    """Candidate indexes over the English lexicon, built once per process."""
+    lexicon = english()
+    return DeleteIndex(lexicon.words()), SoundIndex(lexicon.written)
+
+
+class Vocabulary:
+    def __init__(self, extra_words: Iterable[str], kb_prior: float) -> None:
+        self.lexicon: Lexicon = english()
+        self._english_index, self._sound_index = english_indexes()
+        self.kb_prior = kb_prior
+        self.extra: dict[str, str] = {}  # lower-case word -> the KB's spelling
+        self.phrases: dict[str, list[tuple[str, ...]]] = {}  # first word -> multi-word terms
+        for term in extra_words:
+            parts = [t for t in tokenize(term) if t.kind != "punct"]
+            for part in parts:
+                if part.kind == "word":
+                    self.extra.setdefault(part.lower, part.text)
+            if len(parts) > 1:
+                self.phrases.setdefault(parts[0].lower, []).append(tuple(t.lower for t in parts))
+        self._extra_index = DeleteIndex(self.extra)
+
+    def known(self, word: str) -> bool:
+        """``word`` is lower-case."""
+        return word in self.extra or word in self.lexicon or word in _CLITICS or (
+            word.endswith("'s") and word[:-2] in self.lexicon
+        )
+
+    def prior(self, word: str) -> float:
+        english_prior = self.lexicon.prior(word)
+        return max(english_prior, self.kb_prior) if word in self.extra else english_prior
+
+    def kb_spelling(self, word: str) -> str | None:
+        return self.extra.get(word)
+
+    def candidates(self, word: str, kb_only: bool = False, max_distance: int = 2) -> set[str]:
+        """Known words within ``max_distance`` edits, plus (for typos) words that sound alike and
+        the splits of ``word`` into two common words ("alot" → "a lot")."""
+        found = set(self._extra_index.lookup(word, max_distance))
+        if not kb_only:
+            found.update(self._english_index.lookup(word, max_distance))
+            if max_distance >= 2:
+                found.update(self._sound_index.lookup(word))
+                found.update(self._splits(word))
+        found.discard(word)
+        return found
+
+    def _splits(self, word: str) -> list[str]:
+        written = self.lexicon.written
+        return [
+            f"{word[:i]} {word[i:]}"
+            for i in range(1, len(word))
+            if (i > 1 or word[0] in "ai") and len(word) - i > 1
+            and word[:i] in written and word[i:] in written
+        ]

@@ -1,0 +1,442 @@
+"""Stage 1, coherence: measure the five analysers' evidence, let the rules score it.
+
+Measurements here are lexical and structural (what the question asks for and whether the reply
+holds such a value, overlap with active topics, speech acts, pronoun candidates); every score,
+issue and severity comes from metta/coherence.metta.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replyguard.metta_host import Sym
+from replyguard.models import (
+    CoherenceIssue,
+    CoherenceIssueType,
+    CoherenceResult,
+    DiscourseCoherenceResult,
+    EntityConsistencyResult,
+    EntityType,
+    Evidence,
+    PronounResolution,
+    QUDRelevanceResult,
+    QuestionType,
+    ReferenceConsistencyResult,
+    Span,
+    TopicConsistencyResult,
+    ValueType,
+)
+from replyguard.stages.acts import classify_reply_act, classify_turn_act, presupposition
+from replyguard.stages.context import CallContext
+from replyguard.text.lexer import Lexeme
+from replyguard.text.questions import classify_question
+from replyguard.text.words import STOPWORDS, content_stems, stem
+
+if TYPE_CHECKING:
+    from replyguard.engine import Engine
+
+_DIRECT_ANSWERS = ("yes", "no", "yeah", "yep", "nope", "sure", "correct", "right")
+_TIME_TYPES = {ValueType.time, ValueType.datetime}
+_DATE_TYPES = {ValueType.date, ValueType.datetime, ValueType.year}
+_NUMBER_TYPES = {ValueType.number, ValueType.money, ValueType.percent, ValueType.duration}
+
+
+def check_coherence(engine: Engine, ctx: CallContext) -> CoherenceResult:
+    qud = _qud(engine, ctx)
+    topic = _topic(engine, ctx)
+    entity = _entity(engine, ctx)
+    discourse = _discourse(engine, ctx)
+    reference = _reference(engine, ctx)
+    score = float(
+        engine.host.value(  # type: ignore[arg-type]
+            "coherence-score",
+            qud.score,
+            topic.score,
+            entity.score,
+            discourse.score,
+            reference.score,
+        )
+    )
+    issues = [*qud.issues, *topic.issues, *entity.issues, *discourse.issues, *reference.issues]
+    return CoherenceResult(
+        score=round(score, 4),
+        qud_relevance=qud,
+        topic_consistency=topic,
+        entity_consistency=entity,
+        discourse_coherence=discourse,
+        reference_consistency=reference,
+        issues=issues,
+    )
+
+
+def _issue(
+    verdict: object,
+    description: str,
+    span: Span | None = None,
+    evidence: list[Evidence] | None = None,
+) -> list[CoherenceIssue]:
+    if not (isinstance(verdict, tuple) and verdict and verdict[0] == "Issue"):
+        return []
+    return [
+        CoherenceIssue(
+            issue_type=CoherenceIssueType(str(verdict[1])),
+            span=span,
+            description=description,
+            severity=float(verdict[2]),
+            evidence=evidence or [],
+        )
+    ]
+
+
+# ---------------------------------------------------------------------------- 1. QUD
+
+
+def _qud(engine: Engine, ctx: CallContext) -> QUDRelevanceResult:
+    form = classify_question(ctx.query)
+    focus_entity, focus_attribute = _query_focus(ctx)
+    focus_type = (
+        Sym(engine.index.attribute_type(focus_attribute).value)
+        if focus_attribute in engine.index.schema
+        else Sym("None")
+    )
+    wh = Sym(form.wh_word) if form.wh_word else Sym("None")
+    expected = str(
+        engine.host.value(
+            "expected-answer", Sym(form.question_type.value), wh, form.head or "", focus_type
+        )
+    )
+    evidence = _coverage_evidence(
+        engine, ctx, form.question_type, expected, focus_entity, focus_attribute
+    )
+    coverage = float(
+        engine.host.value(  # type: ignore[arg-type]
+            "answer-coverage", Sym(form.question_type.value), evidence
+        )
+    )
+    relevance = round(_relevance(ctx), 4)
+    verdict = engine.host.value("qud-verdict", coverage, relevance)
+    _, score, addresses, issue = verdict  # type: ignore[misc]
+    description = (
+        f"Response does not address the question: '{ctx.query}'"
+        if isinstance(issue, tuple) and issue[1] == "QUDNotAddressed"
+        else "Response partially addresses the question"
+    )
+    return QUDRelevanceResult(
+        score=round(float(score), 4),
+        question_type=form.question_type,
+        wh_word=form.wh_word,
+        expected_answer=expected,
+        answer_coverage=coverage,
+        semantic_relevance=relevance,
+        addresses_qud=bool(addresses),
+        issues=_issue(issue, description),
+    )
+
+
+def _query_focus(ctx: CallContext) -> tuple[str | None, str | None]:
+    reading = ctx.query_reading
+    entity = reading.mentions[0].entity_id if reading.mentions else None
+    if entity is None and reading.pronouns and reading.pronouns[0].resolved:
+        entity = reading.pronouns[0].resolved.entity_id
+    cues = [lx for lx in reading.lexed.lexemes if lx.cat == "CUE"]
+    return entity, (cues[0].attributes[0] if cues else None)
+
+
+def _coverage_evidence(
+    engine: Engine,
+    ctx: CallContext,
+    qtype: QuestionType,
+    expected: str,
+    focus_entity: str | None,
+    focus_attribute: str | None,
+) -> object:
+    reply = ctx.reply
+    lower = ctx.response.lower().lstrip()
+    if qtype == QuestionType.YesNo:
+        direct = lower.startswith(_DIRECT_ANSWERS) and not lower[:4].isalpha()
+        direct = direct or any(
+            lower.startswith(w + ",")
+            or lower.startswith(w + ".")
+            or lower.startswith(w + " ")
+            and w in ("yes", "no")
+            for w in _DIRECT_ANSWERS
+        )
+        return (
+            Sym("YesNoEvidence"),
+            direct,
+            bool(reply.lexed.markers_of("affirmative-marker")),
+            bool(reply.lexed.markers_of("negative-marker")),
+        )
+    if qtype == QuestionType.Alternative:
+        query_values = {
+            lx.value_key or lx.text.lower()
+            for lx in ctx.query_reading.lexed.lexemes
+            if lx.cat in ("VAL", "ENT", "NAME")
+        }
+        reply_values = {
+            lx.value_key or lx.text.lower()
+            for lx in reply.lexed.lexemes
+            if lx.cat in ("VAL", "ENT", "NAME")
+        }
+        return (Sym("AlternativeEvidence"), bool(query_values & reply_values))
+    if qtype == QuestionType.Statement:
+        return (
+            Sym("StatementEvidence"),
+            _relevance(ctx) >= 0.3 or bool(reply.lexed.markers_of("affirmative-marker")),
+        )
+    focus_value = (
+        any(
+            c.attached.predicate == focus_attribute
+            and (focus_entity is None or c.attached.subject_id == focus_entity)
+            for c in ctx.claims
+        )
+        if focus_attribute
+        else False
+    )
+    return (Sym("AnswerEvidence"), focus_value, _has_answer_type(engine, ctx, expected))
+
+
+def _has_answer_type(engine: Engine, ctx: CallContext, expected: str) -> bool:
+    lexemes = ctx.reply.lexed.lexemes
+    values = [lx for lx in lexemes if lx.cat == "VAL"]
+
+    def entity_of(types: set[EntityType]) -> bool:
+        for lx in lexemes:
+            if lx.cat == "ENT" and any(
+                engine.index.entities[e].type in types for e in lx.entity_ids
+            ):
+                return True
+        return False
+
+    if expected == "Time":
+        return any(
+            v.value_type in _TIME_TYPES
+            or (v.temporal and v.temporal.kind in ("time", "part_of_day"))
+            for v in values
+        )
+    if expected == "Date":
+        return any(v.value_type in _DATE_TYPES for v in values)
+    if expected == "Person":
+        return entity_of({EntityType.Person}) or any(lx.cat == "NAME" for lx in lexemes)
+    if expected == "Location":
+        named = entity_of({EntityType.Location}) or any(lx.cat in ("NAME", "VAL") for lx in lexemes)
+        return named and bool(ctx.reply.lexed.markers_of("location-marker"))
+    if expected == "Reason":
+        return bool(ctx.reply.lexed.markers_of("reason-marker"))
+    if expected in ("Number", "Distance", "Duration", "Frequency"):
+        return any(v.value_type in _NUMBER_TYPES for v in values)
+    if expected in {t.value for t in ValueType}:
+        return any(v.value_type == ValueType(expected) for v in values)
+    return bool(values) or any(lx.cat in ("ENT", "NAME") for lx in lexemes)
+
+
+def _relevance(ctx: CallContext) -> float:
+    """Lexical relevance: the question's focus words (the subject after the verb) weigh 0.6, the
+    overlap of the remaining content words (cosine over word sets) 0.4."""
+    query_words = [t.text for t in ctx.query_reading.lexed.tokens]
+    reply_stems = set(content_stems([t.text for t in ctx.reply.lexed.tokens]))
+    reply_stems |= {m.entity_id for m in ctx.reply.mentions}
+    focus = _focus_words(query_words)
+    form = classify_question(ctx.query)
+    others = [
+        s
+        for s in content_stems(query_words)
+        if s not in focus and s != (stem(form.head) if form.head else None)
+    ]
+    others += [m.entity_id for m in ctx.query_reading.mentions]
+    focus_hit = 1.0 if not focus or (set(focus) & reply_stems) else 0.0
+    if others:
+        shared = len(set(others) & reply_stems)
+        cosine = shared / ((len(set(others)) * max(1, len(reply_stems))) ** 0.5)
+    else:
+        cosine = 1.0 if focus_hit else 0.0
+    return 0.6 * focus_hit + 0.4 * min(1.0, cosine)
+
+
+_FOCUS_STOP = {"with", "for", "from", "about", "in", "on", "at", "to", "of", "by", "?", ",", "."}
+
+
+def _focus_words(words: list[str]) -> list[str]:
+    """Content stems of the first noun phrase after the question's verb ("is the meeting ...")."""
+    lowered = [w.lower() for w in words]
+    start = next(
+        (
+            i + 1
+            for i, w in enumerate(lowered)
+            if w in ("is", "are", "was", "were", "does", "do", "did", "will", "can", "'s")
+        ),
+        None,
+    )
+    if start is None:
+        return []
+    phrase = []
+    for w in lowered[start:]:
+        if w in _FOCUS_STOP:
+            break
+        phrase.append(w)
+    return content_stems(phrase)
+
+
+# ---------------------------------------------------------------------------- 2. topic
+
+
+def _topic(engine: Engine, ctx: CallContext) -> TopicConsistencyResult:
+    topics = ctx.dialogue.topics
+    activation = {k: t.activation for t in topics for k in t.keywords}
+    reply_stems = content_stems([t.text for t in ctx.reply.lexed.tokens])
+    related = [s for s in reply_stems if s in activation]
+    share = len(related) / len(reply_stems) if reply_stems else 1.0
+    best = max((activation[s] for s in related), default=0.0)
+    marker = bool(ctx.reply.lexed.markers_of("drift-marker"))
+    verdict = engine.host.value(
+        "topic-verdict", bool(topics), round(share, 4), round(best, 4), marker
+    )
+    _, score, drift, issue = verdict  # type: ignore[misc]
+    unrelated = [s for s in reply_stems if s not in activation and s not in STOPWORDS]
+    description = "Reply moves away from the conversation's topics" + (
+        f" ({', '.join(unrelated[:5])})" if unrelated else ""
+    )
+    active = sorted(topics, key=lambda t: -t.activation)
+    return TopicConsistencyResult(
+        score=round(float(score), 4),
+        drift_detected=bool(drift),
+        active_topics=[t.label for t in active[:10]],
+        issues=_issue(issue, description),
+    )
+
+
+# ---------------------------------------------------------------------------- 3. entity
+
+
+def _entity(engine: Engine, ctx: CallContext) -> EntityConsistencyResult:
+    by_subject: dict[str, list] = {}
+    for record in ctx.claims:
+        if record.attached.subject_id is not None:
+            by_subject.setdefault(record.attached.subject_id, []).append(record)
+    issues: list[CoherenceIssue] = []
+    mismatches = 0
+    for records in by_subject.values():
+        wrong = [r for r in records if r.status in ("Contradicted", "HistoryConflict")]
+        if not wrong:
+            continue
+        mismatches += 1
+        for r in wrong:
+            expected = (
+                r.validation.kb_evidence.value
+                if r.validation and r.validation.kb_evidence
+                else (r.history[-1][0].value if r.history else None)
+            )
+            issues += _issue(
+                engine.host.value("entity-issue", Sym("Mismatch")),
+                f"{r.model.subject} is described with {r.model.predicate} "
+                f"'{r.model.object}'" + (f", known as '{expected}'" if expected else ""),
+                span=r.model.span,
+                evidence=(
+                    [r.validation.kb_evidence] if r.validation and r.validation.kb_evidence else []
+                ),
+            )
+    for name in ctx.reply.names:
+        if name.text.casefold() not in ctx.dialogue.known_names:
+            issues += _issue(
+                engine.host.value("entity-issue", Sym("Unknown")),
+                f"'{name.text}' is neither in the knowledge base nor the dialogue",
+                span=Span(start=name.start, end=name.end),
+            )
+    score = float(
+        engine.host.value(
+            "entity-consistency-score",
+            len(by_subject),  # type: ignore[arg-type]
+            mismatches,
+        )
+    )
+    return EntityConsistencyResult(
+        score=round(score, 4),
+        references_checked=len(by_subject),
+        mismatches=mismatches,
+        issues=issues,
+    )
+
+
+# ---------------------------------------------------------------------------- 4. discourse
+
+
+def _discourse(engine: Engine, ctx: CallContext) -> DiscourseCoherenceResult:
+    query_turn = ctx.dialogue.readings[-1] if ctx.dialogue.readings else None
+    last_act = (
+        classify_turn_act(ctx.query, query_turn.turn.act if query_turn else None, engine.words)
+        if ctx.query.strip()
+        else "None"
+    )
+    reply_act = classify_reply_act(ctx.reply, engine.words)
+    conflict = presupposition(ctx, engine.words)
+    verdict = engine.host.value(
+        "discourse-verdict",
+        Sym(last_act),
+        Sym(reply_act),
+        Sym("Conflict" if conflict else "Consistent"),
+    )
+    _, score, issue = verdict  # type: ignore[misc]
+    if conflict:
+        description = (
+            f"The reply presupposes the {conflict.noun} was {conflict.presupposed.lower()}"
+            f", but turn {conflict.turn_id} has it {conflict.known.lower()}"
+        )
+        evidence = [Evidence(kind="turn", turn_id=conflict.turn_id, text=conflict.turn_text)]
+    else:
+        description = f"A {reply_act} does not answer a {last_act}"
+        evidence = []
+    expected = [
+        a
+        for a in (
+            "Answer",
+            "ClarifyingQuestion",
+            "Confirmation",
+            "Commitment",
+            "Refusal",
+            "Greeting",
+            "Acknowledgement",
+            "Closing",
+        )
+        if engine.host.holds("act-fits", Sym(last_act), Sym(a))
+    ]
+    return DiscourseCoherenceResult(
+        score=round(float(score), 4),
+        expected_acts=expected,
+        reply_act=reply_act,
+        issues=_issue(issue, description, evidence=evidence),
+    )
+
+
+# ---------------------------------------------------------------------------- 5. reference
+
+
+def _reference(engine: Engine, ctx: CallContext) -> ReferenceConsistencyResult:
+    resolutions = []
+    issues: list[CoherenceIssue] = []
+    resolved = 0
+    counted = 0
+    for reading in ctx.reply.pronouns:
+        lexeme: Lexeme = reading.lexeme
+        if lexeme.pronoun in ("it", "its", "itself") and not reading.candidates:
+            continue  # expletive "it" ("it is raining") refers to nothing
+        counted += 1
+        names = [c.name for c in reading.candidates]
+        verdict = engine.host.value("pronoun-verdict", len(reading.candidates))
+        if verdict == "Resolved":
+            resolved += 1
+        span = Span(start=lexeme.start, end=lexeme.end)
+        if len(names) > 1:
+            description = f"'{lexeme.text}' could refer to {' or '.join(names[:4])}"
+        else:
+            description = f"'{lexeme.text}' has no salient referent that agrees with it"
+        issues += _issue(verdict, description, span=span)
+        resolutions.append(
+            PronounResolution(
+                pronoun=lexeme.text,
+                span=span,
+                candidates=names,
+                resolved_to=names[0] if len(names) == 1 else None,
+            )
+        )
+    score = float(engine.host.value("reference-score", resolved, counted))  # type: ignore[arg-type]
+    return ReferenceConsistencyResult(score=round(score, 4), pronouns=resolutions, issues=issues)

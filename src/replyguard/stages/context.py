@@ -1,0 +1,52 @@
+"""What one postprocess call knows, shared by the stages (the pipeline's one document)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from replyguard.dialogue import DialogueContext
+from replyguard.models import Claim, ClaimValidation, Evidence, Span
+from replyguard.text.analysis import ReadText
+from replyguard.text.attachment import AttachedClaim
+
+
+@dataclass
+class ClaimRecord:
+    """A reply claim with everything the stages learn about it."""
+
+    id: str
+    attached: AttachedClaim
+    model: Claim
+    value_type: str
+    kb_values: list[str] = field(default_factory=list)
+    kb_confidence: float = 1.0
+    best_kb_value: str | None = None
+    history: list[tuple[Evidence, bool]] = field(default_factory=list)  # (turn, agrees)
+    validation: ClaimValidation | None = None
+
+    @property
+    def status(self) -> str:
+        return self.validation.status.kind if self.validation else "Unverifiable"
+
+    @property
+    def span(self) -> Span:
+        return self.model.span
+
+
+@dataclass
+class CallContext:
+    response: str
+    query: str
+    reference: datetime
+    dialogue: DialogueContext
+    reply: ReadText
+    query_reading: ReadText
+    claims: list[ClaimRecord] = field(default_factory=list)
+
+    def sentence_of(self, position: int) -> tuple[int, int]:
+        """The (start, end) of the reply sentence holding a character position."""
+        for sentence in self.reply.lexed.sentences:
+            if sentence.start <= position < sentence.end + 1:
+                return sentence.start, sentence.end
+        return 0, len(self.response)

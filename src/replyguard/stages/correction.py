@@ -1,0 +1,276 @@
+"""Stage 4, correction: replace contradicted values with the KB's, mark what stays doubtful.
+
+Which claims are corrected and which spans are annotated is decided by metta/correction.metta;
+this module does the span arithmetic. Every correction keeps its span in the original text and
+gets its span in the corrected text, so both stay valid however many edits a reply needs.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING
+
+from replyguard.metta_host import Sym
+from replyguard.models import (
+    AnnotationType,
+    CorrectedResponse,
+    CorrectionType,
+    HallucinationFlag,
+    ResponseCorrection,
+    Span,
+    ValueType,
+)
+from replyguard.stages.context import CallContext
+from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
+
+if TYPE_CHECKING:
+    from replyguard.engine import Engine
+
+STYLES = ("plain", "markdown", "html")
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int
+    end: int
+    replacement: str
+
+
+def correct_response(
+    engine: Engine,
+    ctx: CallContext,
+    flags: list[HallucinationFlag],
+    style: str,
+    extra_edits: list[ResponseCorrection] | None = None,
+) -> CorrectedResponse:
+    corrections: list[ResponseCorrection] = list(extra_edits or [])
+    limit = int(engine.setting("max-corrections"))
+    for record in ctx.claims:
+        if len([c for c in corrections if c.correction_type != CorrectionType.Annotation]) >= limit:
+            break
+        v = record.validation
+        if v is None or v.status.kind != "Contradicted":
+            continue
+        confidence = v.status.confidence  # type: ignore[union-attr]
+        if (
+            engine.host.value(
+                "correct-claim", Sym("Contradicted"), confidence, record.model.negated
+            )
+            is not True
+        ):
+            continue
+        span = record.model.span
+        if any(_overlaps(span, c.span) for c in corrections):
+            continue
+        replacement = render_like(
+            record.model.object,
+            v.status.kb_value,  # type: ignore[union-attr]
+            ValueType(record.value_type),
+        )
+        source = "Knowledge Base" + (
+            f" ({v.kb_evidence.source})" if v.kb_evidence and v.kb_evidence.source else ""
+        )
+        corrections.append(
+            ResponseCorrection(
+                correction_type=CorrectionType.Factual,
+                original=record.model.object,
+                replacement=replacement,
+                span=span,
+                confidence=confidence,
+                source=source,
+                message=f"{record.model.subject}'s {record.model.predicate} is {replacement}",
+            )
+        )
+    edits = sorted(
+        (c for c in corrections if c.replacement is not None), key=lambda c: c.span.start
+    )
+    corrected_text = apply_edits(
+        ctx.response, [Edit(c.span.start, c.span.end, c.replacement or "") for c in edits]
+    )
+    corrections = [_with_corrected_span(c, edits) for c in corrections]
+    corrections.extend(_annotations(engine, ctx, flags, corrections))
+    annotated = annotate(
+        corrected_text,
+        [c for c in corrections if c.correction_type == CorrectionType.Annotation],
+        edits,
+        engine,
+        style,
+    )
+    return CorrectedResponse(
+        original=ctx.response,
+        corrected=corrected_text,
+        annotated=annotated,
+        annotation_style=style,
+        corrections=corrections,
+    )  # type: ignore[arg-type]
+
+
+def _overlaps(a: Span, b: Span) -> bool:
+    return a.start < b.end and b.start < a.end
+
+
+def apply_edits(text: str, edits: list[Edit]) -> str:
+    out = text
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        out = out[: edit.start] + edit.replacement + out[edit.end :]
+    return out
+
+
+def map_offset(position: int, edits: list[ResponseCorrection], *, end: bool = False) -> int:
+    """Where a position of the original text lands in the corrected text (edits sorted, disjoint).
+
+    A position inside a replaced span snaps to the replacement's start (or its end, for the end of
+    a span), so a span that touches an edit still covers the edited text."""
+    shift = 0
+    for c in edits:
+        start, stop, size = c.span.start, c.span.end, len(c.replacement or "")
+        if stop <= position:
+            shift += size - (stop - start)
+        elif start < position:
+            return start + shift + (size if end else 0)
+        else:
+            break
+    return position + shift
+
+
+def _with_corrected_span(
+    c: ResponseCorrection, edits: list[ResponseCorrection]
+) -> ResponseCorrection:
+    start = map_offset(c.span.start, edits)
+    end = (
+        start + len(c.replacement)
+        if c.replacement is not None
+        else map_offset(c.span.end, edits, end=True)
+    )
+    return c.model_copy(update={"corrected_span": Span(start=start, end=max(start, end))})
+
+
+def _annotations(
+    engine: Engine,
+    ctx: CallContext,
+    flags: list[HallucinationFlag],
+    corrections: list[ResponseCorrection],
+) -> list[ResponseCorrection]:
+    out: list[ResponseCorrection] = []
+    fixed = [c.span for c in corrections if c.correction_type == CorrectionType.Factual]
+    edits = [c for c in corrections if c.replacement is not None]
+    for flag in flags:
+        kind = engine.host.value("annotate-flag", flag.confidence)
+        if kind == "NoAnnotation" or any(_overlaps(flag.span, s) for s in fixed):
+            continue
+        out.append(
+            _annotation(
+                ctx,
+                flag.span,
+                AnnotationType(str(kind)),
+                flag.confidence,
+                f"Potential hallucination: {flag.hallucination_type.value}",
+                edits,
+            )
+        )
+    for record in ctx.claims:
+        kind = engine.host.value("annotate-claim", Sym(record.status))
+        if kind == "NoAnnotation" or any(_overlaps(record.span, a.span) for a in out):
+            continue
+        message = (
+            "Claim could not be verified"
+            if kind == "Unverified"
+            else "Claim conflicts with an earlier turn"
+        )
+        out.append(_annotation(ctx, record.span, AnnotationType(str(kind)), 0.5, message, edits))
+    return out
+
+
+def _annotation(
+    ctx: CallContext,
+    span: Span,
+    kind: AnnotationType,
+    confidence: float,
+    message: str,
+    edits: list[ResponseCorrection],
+) -> ResponseCorrection:
+    start = map_offset(span.start, edits)
+    end = map_offset(span.end, edits, end=True)
+    return ResponseCorrection(
+        correction_type=CorrectionType.Annotation,
+        original=ctx.response[span.start : span.end],
+        span=span,
+        corrected_span=Span(start=start, end=max(start, end)),
+        confidence=confidence,
+        annotation_type=kind,
+        message=message,
+    )
+
+
+def annotate(
+    text: str,
+    annotations: list[ResponseCorrection],
+    edits: list[ResponseCorrection],
+    engine: Engine,
+    style: str,
+) -> str:
+    """The corrected text with each annotated span marked in the chosen style."""
+    labels = {str(kind): str(label) for kind, label in engine.host.facts("annotation-label")}
+    spans = sorted(
+        (a for a in annotations if a.corrected_span is not None),
+        key=lambda a: a.corrected_span.start,
+    )  # type: ignore[union-attr]
+    out: list[str] = []
+    cursor = 0
+    escape = html.escape if style == "html" else (lambda s: s)
+    for a in spans:
+        s, e = a.corrected_span.start, a.corrected_span.end  # type: ignore[union-attr]
+        if s < cursor:
+            continue
+        label = labels.get(a.annotation_type.value if a.annotation_type else "", "flagged")
+        out.append(escape(text[cursor:s]))
+        piece = text[s:e]
+        if style == "html":
+            css = re.sub(r"(?<!^)(?=[A-Z])", "-", a.annotation_type.value).lower()  # type: ignore[union-attr]
+            out.append(
+                f'<mark class="replyguard-{css}" title="{html.escape(label)}">'
+                f"{html.escape(piece)}</mark>"
+            )
+        elif style == "markdown":
+            out.append(f"**{piece}** _[{label}]_")
+        else:
+            out.append(f"{piece} [{label}]")
+        cursor = e
+    out.append(escape(text[cursor:]))
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------- value format
+
+
+def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
+    """The KB value written the way the reply wrote the value it replaces."""
+    if value_type == ValueType.time:
+        kb_time = normalise_time(kb_value)
+        if kb_time and re.search(r"(?i)[ap]\.?m\.?", claimed):
+            return _twelve_hour(kb_time, claimed)
+        return kb_time or kb_value
+    if value_type in (ValueType.date, ValueType.datetime, ValueType.year):
+        iso = normalise_date(kb_value)
+        if iso and normalise_weekday(claimed):
+            name = date.fromisoformat(iso).strftime("%A")
+            return name if claimed[:1].isupper() else name.lower()
+        if iso and re.fullmatch(r"\d{4}", claimed.strip()):
+            return iso[:4]
+    return kb_value
+
+
+def _twelve_hour(hhmm: str, like: str) -> str:
+    hour, minute = (int(x) for x in hhmm.split(":"))
+    suffix = "am" if hour < 12 else "pm"
+    if like.strip()[-2:].isupper():
+        suffix = suffix.upper()
+    if "." in like.lower().replace(" ", "")[-4:]:
+        suffix = suffix[0] + "." + suffix[1] + "."
+    hour12 = hour % 12 or 12
+    space = " " if re.search(r"\d\s+[ap]", like, re.IGNORECASE) else ""
+    clock = f"{hour12}:{minute:02d}" if minute or ":" in like else f"{hour12}"
+    return f"{clock}{space}{suffix}"

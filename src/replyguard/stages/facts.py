@@ -1,0 +1,199 @@
+"""Stage 2, fact validation: gather each claim's KB and history evidence, ask the rules.
+
+Evidence is gathered by direct queries of &kb and the dialogue's claims; the verdict is
+`(claim-status KB HISTORY NEGATED)` in metta/facts.metta.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replyguard.atoms import kb_confidence, kb_source, kb_values
+from replyguard.metta_host import Sym
+from replyguard.models import (
+    Claim,
+    ClaimValidation,
+    Contradicted,
+    Evidence,
+    FactualValidationResult,
+    HistoryConflict,
+    Span,
+    Unverifiable,
+    ValidationStats,
+    ValueType,
+    Verified,
+)
+from replyguard.stages.context import CallContext, ClaimRecord
+from replyguard.values import Grade, grade
+
+if TYPE_CHECKING:
+    from replyguard.engine import Engine
+
+_GRADE_ORDER = {"Exact": 0, "Normalised": 1, "Compatible": 2, "Fuzzy": 3, "Mismatch": 4}
+
+
+def build_claims(engine: Engine, ctx: CallContext) -> list[ClaimRecord]:
+    records = []
+    for i, attached in enumerate(ctx.reply.claims, start=1):
+        value = attached.value
+        subject_lexeme = attached.draft.subject.lexeme
+        vtype = (
+            engine.index.attribute_type(attached.predicate)
+            if attached.predicate in engine.index.schema
+            else (value.value_type or ValueType.text)
+        )
+        confidence = float(
+            engine.host.value(  # type: ignore[arg-type]
+                "extraction-confidence", Sym(attached.basis), Sym(attached.resolution)
+            )
+        )
+        model = Claim(
+            id=f"C{i}",
+            subject=attached.subject_text,
+            subject_id=attached.subject_id,
+            predicate=attached.predicate,
+            object=value.text,
+            span=Span(start=value.start, end=value.end),
+            subject_span=Span(start=subject_lexeme.start, end=subject_lexeme.end),
+            negated=attached.negated,
+            confidence=round(confidence, 4),
+        )
+        records.append(ClaimRecord(f"C{i}", attached, model, vtype.value))
+    return records
+
+
+def best_grade(vtype: ValueType, claimed: str, kb_values_: list[str]) -> tuple[Grade, str]:
+    """The closest KB value (multi-valued attributes match by membership)."""
+    graded = [(grade(vtype, claimed, kv), kv) for kv in kb_values_]
+    return min(graded, key=lambda g: (_GRADE_ORDER[g[0].kind], g[0].distance))
+
+
+def _grade_atom(g: Grade) -> object:
+    return (Sym("Fuzzy"), g.distance) if g.kind == "Fuzzy" else Sym(g.kind)
+
+
+def history_evidence(
+    engine: Engine, ctx: CallContext, record: ClaimRecord
+) -> list[tuple[Evidence, bool]]:
+    """Earlier turns (within the window) that state the same subject's same attribute."""
+    attached = record.attached
+    subject_key = attached.subject_id or "name:" + attached.subject_text.casefold()
+    window = int(engine.setting("history-window"))
+    readings = ctx.dialogue.readings
+    last = len(readings) - 1
+    vtype = ValueType(record.value_type)
+    out = []
+    for reading in readings:
+        if last - reading.index >= window:
+            continue
+        for claim in reading.reading.claims:
+            key = claim.subject_id or "name:" + claim.subject_text.casefold()
+            if key != subject_key or claim.predicate != attached.predicate or claim.negated:
+                continue
+            g = grade(vtype, attached.value.text, claim.value.text)
+            agrees = engine.host.value("value-accepted", _grade_atom(g)) is True
+            out.append(
+                (
+                    Evidence(
+                        kind="turn",
+                        turn_id=reading.turn.id,
+                        text=reading.turn.text,
+                        entity_id=claim.subject_id,
+                        attribute=claim.predicate,
+                        value=claim.value.text,
+                    ),
+                    agrees,
+                )
+            )
+    return out
+
+
+def validate_facts(engine: Engine, ctx: CallContext) -> FactualValidationResult:
+    validations = []
+    for record in ctx.claims:
+        validations.append(_validate(engine, ctx, record))
+    stats = ValidationStats(
+        claims_checked=len(validations),
+        claims_verified=sum(v.status.kind == "Verified" for v in validations),
+        claims_contradicted=sum(v.status.kind == "Contradicted" for v in validations),
+        claims_unverifiable=sum(v.status.kind == "Unverifiable" for v in validations),
+        claims_history_conflict=sum(v.status.kind == "HistoryConflict" for v in validations),
+    )
+    score = float(
+        engine.host.value(
+            "factual-score",
+            stats.claims_checked,  # type: ignore[arg-type]
+            stats.claims_verified,
+        )
+    )
+    return FactualValidationResult(
+        score=round(score, 4),
+        claims=[r.model for r in ctx.claims],
+        claim_validations=validations,
+        stats=stats,
+    )
+
+
+def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimValidation:
+    attached = record.attached
+    vtype = ValueType(record.value_type)
+    kb_evidence = None
+    kb_atom: object = Sym("NoKbValue")
+    if attached.subject_id is not None:
+        values = kb_values(engine.host.kb, attached.subject_id, attached.predicate)
+        if values:
+            g, closest = best_grade(vtype, attached.value.text, values)
+            record.kb_values = values
+            record.best_kb_value = closest if g.kind != "Mismatch" else values[0]
+            record.kb_confidence = kb_confidence(
+                engine.host.kb, attached.subject_id, attached.predicate
+            )
+            kb_atom = (Sym("KbGrade"), _grade_atom(g), record.kb_confidence)
+            kb_evidence = Evidence(
+                kind="kb",
+                entity_id=attached.subject_id,
+                attribute=attached.predicate,
+                value=record.best_kb_value,
+                confidence=record.kb_confidence,
+                source=kb_source(engine.host.kb, attached.subject_id, attached.predicate),
+            )
+    record.history = history_evidence(engine, ctx, record)
+    history_atom = Sym("NoHistory")
+    if record.history:
+        latest_agrees = record.history[-1][1]
+        history_atom = Sym("HistoryAgrees" if latest_agrees else "HistoryDisagrees")
+    verdict = engine.host.value("claim-status", kb_atom, history_atom, attached.negated)
+    status, suggestion = _status(verdict, record)
+    validation = ClaimValidation(
+        claim_id=record.id,
+        status=status,
+        kb_evidence=kb_evidence,
+        history_evidence=[e for e, _ in record.history],
+        suggestion=suggestion,
+        rule=f"(claim-status {_show(kb_atom)} {history_atom} {attached.negated})",
+    )
+    record.validation = validation
+    return validation
+
+
+def _status(verdict: object, record: ClaimRecord):  # noqa: ANN202 - a ValidationStatus
+    kind = verdict[0] if isinstance(verdict, tuple) else verdict
+    if kind == "Verified":
+        return Verified(confidence=float(verdict[1])), None  # type: ignore[index]
+    if kind == "Contradicted":
+        kb_value = record.best_kb_value or ""
+        return (
+            Contradicted(kb_value=kb_value, confidence=float(verdict[1])),  # type: ignore[index]
+            f"Replace '{record.model.object}' with '{kb_value}'",
+        )
+    if kind == "HistoryConflict":
+        conflicting = [e for e, agrees in record.history if not agrees]
+        turn = conflicting[-1].turn_id if conflicting else record.history[-1][0].turn_id
+        return HistoryConflict(conflicting_turn=turn or ""), None
+    return Unverifiable(), None
+
+
+def _show(atom: object) -> str:
+    if isinstance(atom, tuple):
+        return "(" + " ".join(_show(a) for a in atom) + ")"
+    return str(atom)

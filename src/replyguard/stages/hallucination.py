@@ -1,0 +1,304 @@
+"""Stage 3, hallucination detection: find candidates of the eight types, let the rules judge.
+
+Each candidate is described by symbolic evidence (what the reply says, what the KB and the
+dialogue say); `(flag-verdict TYPE EVIDENCE MARKER)` in metta/hallucination.metta gives its
+confidence or drops it. Overlapping flags are merged, keeping the one the rules rank highest.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rapidfuzz import fuzz
+
+from replyguard.atoms import attributes_holding, value_holders
+from replyguard.metta_host import Sym
+from replyguard.models import Evidence, HallucinationFlag, HallucinationType, Span, ValueType
+from replyguard.stages.candidates import Candidate
+from replyguard.stages.context import CallContext, ClaimRecord
+from replyguard.stages.logic_checks import logic_candidates
+from replyguard.stages.temporal_checks import temporal_candidates
+from replyguard.text.lexer import Lexeme
+from replyguard.values import fold, value_key
+
+if TYPE_CHECKING:
+    from replyguard.engine import Engine
+
+_MANY_ATTRIBUTES = 10
+
+
+def detect_hallucinations(engine: Engine, ctx: CallContext) -> list[HallucinationFlag]:
+    candidates = [
+        *_claim_candidates(engine, ctx),
+        *_entity_candidates(engine, ctx),
+        *_unsupported_candidates(ctx),
+        *temporal_candidates(engine, ctx),
+        *logic_candidates(engine, ctx),
+    ]
+    flags = []
+    for cand in candidates:
+        marker = _marker(ctx, cand.span)
+        verdict = engine.host.value(
+            "flag-verdict", Sym(cand.type.value), cand.evidence, Sym(marker)
+        )
+        if not (isinstance(verdict, tuple) and verdict[0] == "Flag"):
+            continue
+        confidence = round(float(verdict[1]), 4)
+        reason = cand.reason + ("" if marker == "Plain" else f" ({marker.lower()} wording)")
+        flags.append(
+            HallucinationFlag(
+                hallucination_type=cand.type,
+                span=cand.span,
+                content=ctx.response[cand.span.start : cand.span.end],
+                confidence=confidence,
+                suggestion=cand.suggestion,
+                reason=reason,
+                evidence=cand.support,
+            )
+        )
+    return _merge(engine, flags)
+
+
+def _marker(ctx: CallContext, span: Span) -> str:
+    start, end = ctx.sentence_of(span.start)
+    inside = [m for m in ctx.reply.lexed.markers if start <= m.start and m.end <= end + 1]
+    if any(m.kind == "hedge" for m in inside):
+        return "Hedged"
+    if any(m.kind == "certainty-marker" for m in inside):
+        return "Certain"
+    return "Plain"
+
+
+def _merge(engine: Engine, flags: list[HallucinationFlag]) -> list[HallucinationFlag]:
+    """Overlapping flags of one type become one: the highest-ranked stays, the others join its
+    reason. Flags of different types on one span stay apart: each says something different
+    (a wrong value, and that the value is someone else's)."""
+    ranked = sorted(
+        flags,
+        key=lambda f: (
+            -float(
+                engine.host.value(  # type: ignore[arg-type]
+                    "flag-rank", Sym(f.hallucination_type.value), f.confidence
+                )
+            )
+        ),
+    )
+    kept: list[HallucinationFlag] = []
+    for flag in ranked:
+        host = next(
+            (
+                k
+                for k in kept
+                if k.hallucination_type == flag.hallucination_type
+                and k.span.start < flag.span.end
+                and flag.span.start < k.span.end
+            ),
+            None,
+        )
+        if host is None:
+            kept.append(flag)
+            continue
+        host.reason += f"; also {flag.hallucination_type.value}: {flag.reason}"
+        host.evidence.extend(e for e in flag.evidence if e not in host.evidence)
+    return sorted(kept, key=lambda f: (f.span.start, f.span.end))
+
+
+# ---------------------------------------------------------------------------- claims
+
+
+def _claim_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
+    out: list[Candidate] = []
+    window = int(engine.setting("history-window"))
+    last = len(ctx.dialogue.readings) - 1
+    turn_index = {r.turn.id: r.index for r in ctx.dialogue.readings}
+    for record in ctx.claims:
+        status = record.status
+        claim = record.model
+        if status == "Contradicted":
+            kb = record.validation.status.kb_value  # type: ignore[union-attr]
+            out.append(
+                Candidate(
+                    HallucinationType.ContradictsFact,
+                    (Sym("KbContradiction"), record.kb_confidence),
+                    claim.span,
+                    f"{claim.subject}'s {claim.predicate} is '{kb}' in the knowledge base",
+                    suggestion=f"Use '{kb}'",
+                    support=[record.validation.kb_evidence]
+                    if record.validation.kb_evidence
+                    else [],
+                )
+            )
+            out.extend(_wrong_attribute(engine, record))
+        conflicting = [e for e, agrees in record.history if not agrees]
+        if conflicting and not claim.negated:
+            turn = conflicting[-1]
+            ago = last - turn_index.get(turn.turn_id, last)
+            out.append(
+                Candidate(
+                    HallucinationType.ContradictsPrior,
+                    (Sym("PriorContradiction"), min(ago, window + 1)),
+                    claim.span,
+                    f"turn {turn.turn_id} said {claim.subject}'s {claim.predicate} is "
+                    f"'{turn.value}'",
+                    suggestion=f"Use '{turn.value}' as stated earlier",
+                    support=conflicting,
+                )
+            )
+        if status in ("Unverifiable",) and not record.history:
+            out.extend(_fabricated(engine, ctx, record))
+    return out
+
+
+def _wrong_attribute(engine: Engine, record: ClaimRecord) -> list[Candidate]:
+    attached = record.attached
+    key = value_key(ValueType(record.value_type), attached.value.text)
+    span = record.model.span
+    others = [
+        e
+        for e in value_holders(engine.host.kb, attached.predicate, key)
+        if e != attached.subject_id
+    ]
+    if others:
+        owner = engine.index.entities[others[0]].name
+        return [
+            Candidate(
+                HallucinationType.WrongAttribute,
+                Sym("ValueOfAnotherEntity"),
+                span,
+                f"'{attached.value.text}' is {owner}'s {attached.predicate}",
+                support=[
+                    Evidence(
+                        kind="kb",
+                        entity_id=others[0],
+                        attribute=attached.predicate,
+                        value=attached.value.text,
+                    )
+                ],
+            )
+        ]
+    if attached.subject_id is None:
+        return []
+    elsewhere = [
+        a
+        for a in attributes_holding(engine.host.kb, attached.subject_id, key)
+        if a != attached.predicate
+    ]
+    if elsewhere:
+        return [
+            Candidate(
+                HallucinationType.WrongAttribute,
+                Sym("ValueOfAnotherAttribute"),
+                span,
+                f"'{attached.value.text}' is {attached.subject_text}'s {elsewhere[0]}, "
+                f"not its {attached.predicate}",
+            )
+        ]
+    return []
+
+
+def _fabricated(engine: Engine, ctx: CallContext, record: ClaimRecord) -> list[Candidate]:
+    attached = record.attached
+    start = min(record.model.span.start, record.model.subject_span.start)  # type: ignore[union-attr]
+    span = Span(start=start, end=record.model.span.end)
+    if attached.subject_id is None:
+        if fold(attached.subject_text) in ctx.dialogue.known_names:
+            return []
+        return [
+            Candidate(
+                HallucinationType.FabricatedFact,
+                Sym("MissingSubject"),
+                span,
+                f"the knowledge base has no '{attached.subject_text}'",
+            )
+        ]
+    entity = engine.index.entities[attached.subject_id]
+    if attached.predicate in entity.attributes:
+        return []
+    similar = any(fuzz.ratio(attached.predicate, a) >= 70 for a in entity.attributes)
+    evidence = (
+        Sym("MissingAttribute"),
+        len(entity.attributes) > _MANY_ATTRIBUTES,
+        attached.predicate in engine.words.common_attributes,
+        similar,
+    )
+    return [
+        Candidate(
+            HallucinationType.FabricatedFact,
+            evidence,
+            span,
+            f"the knowledge base has no {attached.predicate} for {entity.name}",
+        )
+    ]
+
+
+# ---------------------------------------------------------------------------- entities
+
+
+def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
+    out = []
+    similar_cutoff = float(engine.setting("similar-name-cutoff"))
+    generic = ctx.reply.lexed.markers_of("generic-phrase")
+    for name in ctx.reply.names:
+        if fold(name.text) in ctx.dialogue.known_names:
+            continue
+        definite = _preceded_by_the(ctx, name)
+        similar = engine.index.fuzzy_name(name.text, similar_cutoff)
+        is_generic = any(g.start <= name.start and name.end <= g.end for g in generic)
+        proper = len(name.text.split()) > 1 or not _sentence_initial(ctx, name)
+        reason = f"'{name.text}' is neither in the knowledge base nor the dialogue"
+        if similar is not None:
+            reason += f" (similar to {engine.index.entities[similar[1][0]].name})"
+        out.append(
+            Candidate(
+                HallucinationType.NonexistentEntity,
+                (Sym("Unresolved"), proper, definite, similar is not None, is_generic),
+                Span(start=name.start, end=name.end),
+                reason,
+                suggestion="Check the name against the knowledge base",
+            )
+        )
+    return out
+
+
+def _preceded_by_the(ctx: CallContext, name: Lexeme) -> bool:
+    return ctx.response[max(0, name.start - 4) : name.start].lower().strip() == "the"
+
+
+def _sentence_initial(ctx: CallContext, name: Lexeme) -> bool:
+    return any(s.start == name.start for s in ctx.reply.lexed.sentences)
+
+
+# ---------------------------------------------------------------------------- unsupported
+
+
+def _unsupported_candidates(ctx: CallContext) -> list[Candidate]:
+    out = []
+    sourced = ctx.reply.lexed.markers_of("sourcing-phrase")
+    for sentence in ctx.reply.lexed.sentences:
+        inside = [m for m in sourced if sentence.start <= m.start < sentence.end]
+        statistic = any(
+            lx.cat == "VAL"
+            and lx.value_type in (ValueType.percent,)
+            and sentence.start <= lx.start < sentence.end
+            for lx in ctx.reply.lexed.lexemes
+        )
+        if not (inside or statistic):
+            continue
+        supported = any(
+            sentence.start <= r.span.start < sentence.end and r.status == "Verified"
+            for r in ctx.claims
+        )
+        if supported:
+            continue
+        span = Span(start=sentence.start, end=sentence.end)
+        what = f"'{inside[0].text}'" if inside else "a statistic"
+        out.append(
+            Candidate(
+                HallucinationType.UnsupportedClaim,
+                (Sym("Unsupported"), bool(inside), statistic),
+                span,
+                f"{what} with no support in the knowledge base or the dialogue",
+                suggestion="Cite a verifiable source or remove the claim",
+            )
+        )
+    return out

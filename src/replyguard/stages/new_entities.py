@@ -1,0 +1,40 @@
+"""New entities (DESIGN §5.6): proper names the reply introduces that neither the dialogue nor
+the KB knows, listed apart from the NonexistentEntity judgement. A misspelt KB name is listed too,
+with the name it most resembles."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replyguard.models import NewEntity, Span
+from replyguard.stages.context import CallContext
+from replyguard.text.analysis import guess_type
+from replyguard.values import fold
+
+if TYPE_CHECKING:
+    from replyguard.engine import Engine
+
+
+def new_entities(engine: Engine, ctx: CallContext) -> list[NewEntity]:
+    out = []
+    for row in ctx.reply.lexed.sentence_lexemes:
+        previous = None
+        for lexeme in row:
+            unknown = lexeme.cat == "NAME" and fold(lexeme.text) not in ctx.dialogue.known_names
+            misspelt = lexeme.cat == "ENT" and lexeme.fuzzy > 0
+            if unknown or misspelt:
+                guessed = (
+                    engine.index.entities[lexeme.entity_ids[0]].type
+                    if misspelt
+                    else guess_type(lexeme, previous)
+                )
+                out.append(
+                    NewEntity(
+                        name=lexeme.text,
+                        span=Span(start=lexeme.start, end=lexeme.end),
+                        guessed_type=guessed,
+                        similar_to=lexeme.similar_to,
+                    )
+                )
+            previous = lexeme
+    return out

@@ -1,0 +1,220 @@
+"""Reading a text once: lexemes, resolved references and attached claims (the shared document).
+
+Like a spaCy pipeline over one Doc, every stage reads this one analysis of the reply instead of
+re-tokenising. Reading goes left to right with a reference resolver, so a pronoun sees exactly the
+entities in focus at its position, and each claim's subject is resolved where it stands.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from replyguard.models import EntityType
+from replyguard.text.attachment import AttachedClaim, choose_attribute
+from replyguard.text.claims import ClaimDraft, extract_drafts
+from replyguard.text.lexer import LexedText, Lexeme, Lexer
+from replyguard.text.lexicon import KBIndex, WordLists
+from replyguard.text.references import ReferenceResolver, Referent
+from replyguard.values import fold
+
+_ORG_WORDS = {
+    "inc",
+    "corp",
+    "ltd",
+    "llc",
+    "company",
+    "team",
+    "department",
+    "group",
+    "university",
+    "bank",
+    "agency",
+    "institute",
+    "association",
+    "foundation",
+    "club",
+    "committee",
+}
+_PLACE_PREPOSITIONS = {"in", "at", "near", "to", "from"}
+_LEX_CACHE_SIZE = 4096
+
+
+@dataclass
+class EntityMention:
+    lexeme: Lexeme
+    entity_id: str
+    resolution: str  # Direct | Fuzzy
+
+
+@dataclass
+class PronounReading:
+    lexeme: Lexeme
+    candidates: list[Referent]
+
+    @property
+    def resolved(self) -> Referent | None:
+        return self.candidates[0] if self.candidates else None
+
+
+@dataclass
+class ReadText:
+    lexed: LexedText
+    mentions: list[EntityMention] = field(default_factory=list)
+    pronouns: list[PronounReading] = field(default_factory=list)
+    names: list[Lexeme] = field(default_factory=list)  # proper names the KB does not know
+    claims: list[AttachedClaim] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return self.lexed.text
+
+
+def guess_type(lexeme: Lexeme, previous: Lexeme | None) -> EntityType:
+    """A new name's likely type, from its words and what precedes it."""
+    words = [w.lower() for w in lexeme.text.split()]
+    if words and words[-1] in _ORG_WORDS:
+        return EntityType.Organization
+    if previous is not None and previous.cat == "W":
+        last = previous.text.lower().split()[-1]
+        if last in _PLACE_PREPOSITIONS and len(words) == 1:
+            return EntityType.Location
+        if last in ("the",):
+            return EntityType.Organization
+    if len(words) >= 2:
+        return EntityType.Person
+    return EntityType.Unknown
+
+
+class Reader:
+    """Reads texts against one KB with the rule files' word lists."""
+
+    def __init__(
+        self,
+        index: KBIndex,
+        words: WordLists,
+        *,
+        fuzzy_cutoff: float,
+        is_common_word: Callable[[str], bool] | None = None,
+    ) -> None:
+        self.index = index
+        self.words = words
+        self.lexer = Lexer(index, words, fuzzy_cutoff=fuzzy_cutoff, is_common_word=is_common_word)
+        self._cache: OrderedDict[tuple[str, str], LexedText] = OrderedDict()
+
+    def lex(self, text: str, reference: datetime) -> LexedText:
+        """Lexing is the costly part and depends only on the text and the day, so it is cached."""
+        key = (text, reference.date().isoformat())
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        lexed = self.lexer.lex(text, reference)
+        self._cache[key] = lexed
+        if len(self._cache) > _LEX_CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return lexed
+
+    def referent_for(self, entity_id: str) -> Referent:
+        entity = self.index.entities[entity_id]
+        return Referent(
+            key=entity_id,
+            name=entity.name,
+            entity_id=entity_id,
+            entity_type=entity.type,
+            gender=entity.gender.value if entity.gender else None,
+            number=entity.number.value if entity.number else None,
+            salience=1.0,
+            order=0,
+        )
+
+    def name_referent(self, lexeme: Lexeme, previous: Lexeme | None) -> Referent:
+        return Referent(
+            key="name:" + fold(lexeme.text),
+            name=lexeme.text,
+            entity_id=None,
+            entity_type=guess_type(lexeme, previous),
+            gender=None,
+            number=None,
+            salience=1.0,
+            order=0,
+        )
+
+    def read(self, text: str, reference: datetime, resolver: ReferenceResolver) -> ReadText:
+        lexed = self.lex(text, reference)
+        out = ReadText(lexed)
+        chosen: dict[int, Referent] = {}  # id(lexeme) -> the referent its subject means
+        for row in lexed.sentence_lexemes:
+            previous: Lexeme | None = None
+            for lexeme in row:
+                self._observe(lexeme, previous, resolver, out, chosen)
+                previous = lexeme
+            ambiguous = {id(p.lexeme) for p in out.pronouns if len(p.candidates) > 1}
+            for draft in extract_drafts(row):
+                claim = self._attach(draft, chosen, ambiguous)
+                if claim is not None:
+                    out.claims.append(claim)
+        return out
+
+    def _observe(
+        self,
+        lexeme: Lexeme,
+        previous: Lexeme | None,
+        resolver: ReferenceResolver,
+        out: ReadText,
+        chosen: dict[int, Referent],
+    ) -> None:
+        if lexeme.cat == "ENT":
+            entity_id = self._pick_entity(lexeme, resolver)
+            referent = self.referent_for(entity_id)
+            resolver.observe(referent)
+            chosen[id(lexeme)] = referent
+            out.mentions.append(
+                EntityMention(lexeme, entity_id, "Fuzzy" if lexeme.fuzzy else "Direct")
+            )
+        elif lexeme.cat == "NAME":
+            referent = self.name_referent(lexeme, previous)
+            resolver.observe(referent)
+            chosen[id(lexeme)] = referent
+            out.names.append(lexeme)
+        elif lexeme.cat in ("PRON", "PRON_POSS") and lexeme.pronoun is not None:
+            info = self.words.pronouns[lexeme.pronoun]
+            candidates = resolver.candidates(info)
+            out.pronouns.append(PronounReading(lexeme, candidates))
+            if candidates:
+                chosen[id(lexeme)] = candidates[0]
+
+    def _pick_entity(self, lexeme: Lexeme, resolver: ReferenceResolver) -> str:
+        """Of several entities sharing a name, the one most in focus, else the first listed."""
+        if len(lexeme.entity_ids) == 1:
+            return lexeme.entity_ids[0]
+        in_focus = {r.key: r for r in resolver.in_focus()}
+        ranked = sorted(
+            lexeme.entity_ids, key=lambda e: -(in_focus[e].salience if e in in_focus else 0.0)
+        )
+        return ranked[0]
+
+    def _attach(
+        self, draft: ClaimDraft, chosen: dict[int, Referent], ambiguous: set[int]
+    ) -> AttachedClaim | None:
+        subject = draft.subject
+        if subject.kind in ("self", "addressee"):
+            return None
+        referent = chosen.get(id(subject.lexeme))
+        if subject.kind == "pronoun":
+            if referent is None:
+                return None
+            resolution = "AmbiguousPronoun" if id(subject.lexeme) in ambiguous else "Pronoun"
+        elif subject.kind == "entity":
+            resolution = "Fuzzy" if subject.lexeme.fuzzy else "Direct"
+        else:
+            resolution = "Unknown"
+        subject_id = referent.entity_id if referent is not None else None
+        picked = choose_attribute(draft, subject_id, self.index)
+        if picked is None:
+            return None
+        attribute, basis = picked
+        name = referent.name if referent is not None else subject.lexeme.text
+        return AttachedClaim(draft, name, subject_id, resolution, attribute, basis, draft.value)

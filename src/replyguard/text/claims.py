@@ -1,0 +1,238 @@
+"""Claim extraction: grammars/claims.lark over the lexer's lexemes, and its Transformer.
+
+The grammar sees lexeme categories (ENT, CUE, VAL, ...), so it stays small and fast (LALR), and
+this module turns its trees into claim drafts: a subject, a value, the cue phrases that name the
+attribute, and negation. Which entity a subject is and which attribute a value fills is decided
+afterwards, with the KB and the dialogue (text/attachment.py).
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import LarkError
+from lark.lexer import Lexer
+
+from replyguard.errors import RuleError
+from replyguard.text.lexer import Lexeme
+
+
+@dataclass
+class Subject:
+    kind: str  # entity | name | pronoun | self | addressee
+    lexeme: Lexeme
+    focus: tuple[str, ...] = ()  # attributes named with the subject: "John's email", "his dept"
+    possessive: bool = False
+    oblique: bool = False  # after a preposition ("the meeting with John"): not the clause subject
+
+
+# A name right after one of these is a prepositional object, not what the clause is about.
+PREPOSITIONS = frozenset(
+    "with for to from about by at in on into onto near like than without "
+    "between among against toward towards behind under over".split()
+)
+
+
+@dataclass
+class ValuePhrase:
+    value: Lexeme
+    cues: tuple[str, ...]
+    negated: bool
+    copula: bool
+    lead: list[Lexeme] = field(default_factory=list)  # the words before the value
+
+
+@dataclass
+class Share:
+    subject: Subject
+    lead: list[Lexeme] = field(default_factory=list)
+
+
+@dataclass
+class Clause:
+    items: list[Subject | ValuePhrase | Share] = field(default_factory=list)
+    opens_with_noun_phrase: bool = False  # "the team might ...": a subject the KB does not name
+
+
+@dataclass
+class ClaimDraft:
+    """A value attached to a subject by the grammar, before KB resolution."""
+
+    subject: Subject
+    value: Lexeme
+    cues: tuple[str, ...]
+    negated: bool
+    basis: str  # Cue | Focus | Bare: how the attribute is named in the text
+    copula: bool = False  # "is at 2pm": the value is predicated of the subject
+    shared: bool = False  # carried to this subject by "same ... as"
+
+
+_DETERMINERS = frozenset("the a an this that these those our your their his her its my".split())
+
+
+def _after_preposition(text: str) -> bool:
+    """ "with", "from the", "for our": the words before a name make it a prepositional object."""
+    words = text.lower().split()
+    if words and words[-1] in _DETERMINERS:
+        words = words[:-1]
+    return bool(words) and words[-1] in PREPOSITIONS
+
+
+class _LexemeStream(Lexer):
+    """Feeds pre-lexed lexemes to Lark; a token's start_pos is the lexeme's index."""
+
+    def __init__(self, lexer_conf: object) -> None:
+        del lexer_conf
+
+    def lex(self, data: list[Lexeme]):  # noqa: ANN201 - Lark's Lexer interface
+        for i, lexeme in enumerate(data):
+            yield Token(lexeme.cat, lexeme.text, start_pos=i)
+
+
+@lru_cache(maxsize=4)
+def claim_parser(grammar_path: str | None = None) -> Lark:
+    """The claim parser for a grammar file (the shipped one by default), built once."""
+    if grammar_path is None:
+        source = (importlib.resources.files("replyguard.grammars") / "claims.lark").read_text()
+        origin = "grammars/claims.lark"
+    else:
+        origin = grammar_path
+        with open(grammar_path, encoding="utf-8") as fh:
+            source = fh.read()
+    try:
+        return Lark(source, parser="lalr", lexer=_LexemeStream)
+    except LarkError as exc:
+        raise RuleError(f"{origin}: {str(exc).splitlines()[0]}") from None
+
+
+class ClaimTransformer(Transformer):
+    """One method per grammar rule; terminals are mapped back to their lexemes."""
+
+    def __init__(self, lexemes: list[Lexeme]) -> None:
+        super().__init__()
+        self._lexemes = lexemes
+
+    def _lx(self, token: Token) -> Lexeme:
+        return self._lexemes[token.start_pos]
+
+    # subjects
+    def entity_subject(self, items: list[Token]) -> Subject:
+        return Subject("entity", self._lx(items[0]))
+
+    def name_subject(self, items: list[Token]) -> Subject:
+        return Subject("name", self._lx(items[0]))
+
+    def pronoun_subject(self, items: list[Token]) -> Subject:
+        return Subject("pronoun", self._lx(items[0]))
+
+    def self_subject(self, items: list[Token]) -> Subject:
+        return Subject("self", self._lx(items[0]))
+
+    def addressee_subject(self, items: list[Token]) -> Subject:
+        return Subject("addressee", self._lx(items[0]))
+
+    def possessive_subject(self, items: list[Token]) -> Subject:
+        owner = self._lx(items[0])
+        focus = self._lx(items[2]).attributes if len(items) > 2 else ()
+        return Subject("entity" if owner.cat == "ENT" else "name", owner, focus, possessive=True)
+
+    def pronoun_possessive_subject(self, items: list[Token]) -> Subject:
+        return Subject("pronoun", self._lx(items[0]), self._lx(items[1]).attributes, True)
+
+    # phrases
+    def words(self, items: list[Token]) -> list[Lexeme]:
+        return [self._lx(t) for t in items]
+
+    def subject_phrase(self, items: list) -> Subject:
+        *lead, subject = items
+        words: list[Lexeme] = lead[0] if lead else []
+        if len(words) >= 2 and words[-1].cat == "OF" and words[-2].cat == "CUE":
+            subject.focus = words[-2].attributes  # "the email of John"
+        elif words and _after_preposition(words[-1].text):
+            subject.oblique = True
+        return subject
+
+    def value_phrase(self, items: list) -> ValuePhrase:
+        words: list[Lexeme] = items[0] if isinstance(items[0], list) else []
+        rest = items[1:] if isinstance(items[0], list) else items
+        value = self._lx(rest[0])
+        cues = [a for w in words if w.cat == "CUE" for a in w.attributes]
+        if len(rest) > 1:
+            cues.extend(self._lx(rest[1]).attributes)
+        return ValuePhrase(
+            value,
+            tuple(dict.fromkeys(cues)),
+            negated=any(w.cat == "NEG" for w in words),
+            copula=any(w.cat == "COP" for w in words),
+            lead=words,
+        )
+
+    def share_phrase(self, items: list) -> Share:
+        return Share(items[-1], items[0] if isinstance(items[0], list) else [])
+
+    def clause(self, items: list) -> Clause:
+        lead = items[0] if items and isinstance(items[0], list) else []
+        if not lead and items and isinstance(items[0], ValuePhrase | Share):
+            lead = items[0].lead
+        opens = (
+            bool(lead) and lead[0].cat == "W" and lead[0].text.lower().split()[0] in _DETERMINERS
+        )
+        return Clause([i for i in items if not isinstance(i, list)], opens)
+
+    def start(self, items: list) -> list[ClaimDraft]:
+        """Attach each value to the subject in force: the clause's, else the previous clause's."""
+        drafts: list[ClaimDraft] = []
+        subject: Subject | None = None
+        last_cues: tuple[str, ...] = ()
+        previous_clause: list[ClaimDraft] = []
+        for clause in (i for i in items if isinstance(i, Clause)):
+            current: list[ClaimDraft] = []
+            named = False  # has this clause named its own subject yet?
+            if clause.opens_with_noun_phrase and not any(
+                isinstance(i, Subject) and not i.oblique for i in clause.items[:1]
+            ):
+                subject = None  # "... that the team might reorganise next year"
+            for item in clause.items:
+                if isinstance(item, Subject):
+                    if item.oblique:
+                        if not named:
+                            subject = None  # "the meeting with John is at 2pm": not about John
+                        continue
+                    subject, named = item, True
+                elif isinstance(item, Share):
+                    shared = previous_clause or current
+                    current.extend(
+                        ClaimDraft(
+                            item.subject, d.value, d.cues, d.negated, d.basis, d.copula, shared=True
+                        )
+                        for d in shared
+                    )
+                elif subject is not None:
+                    cues = item.cues
+                    if cues:
+                        basis = "Cue"
+                    elif subject.focus:
+                        cues, basis = subject.focus, "Focus"
+                    elif not item.copula and last_cues:
+                        cues, basis = last_cues, "Cue"  # "in Marketing and Sales"
+                    else:
+                        basis = "Bare"
+                    last_cues = cues
+                    current.append(
+                        ClaimDraft(
+                            subject, item.value, cues, item.negated, basis, copula=item.copula
+                        )
+                    )
+            drafts.extend(current)
+            previous_clause = current or previous_clause
+        return drafts
+
+
+def extract_drafts(sentence_lexemes: list[Lexeme], parser: Lark | None = None) -> list[ClaimDraft]:
+    if not any(lx.cat == "VAL" for lx in sentence_lexemes):
+        return []
+    tree = (parser or claim_parser()).parse(sentence_lexemes)
+    return ClaimTransformer(sentence_lexemes).transform(tree)

@@ -1,0 +1,418 @@
+"""The KB-aware lexer: marks names, pronouns, cues, typed values and discourse markers.
+
+It produces two layers over the token stream. The *primary* layer gives every token exactly one
+lexeme (an entity name, a value, a cue, a pronoun, a copula, ... or a plain word) and is what the
+claim grammar parses. The *marker* layer records phrases that may overlap anything (hedges,
+certainty markers, sourcing phrases, quantifiers) and is read by the detectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from replyguard.models import ValueType
+from replyguard.text.lexicon import KBIndex, NameHit, WordLists
+from replyguard.text.temporal import TemporalMention, find_temporal
+from replyguard.text.tokens import Sentence, Token, split_sentences, tokenize
+from replyguard.values import fold, value_key
+
+_TOKEN_VALUE_TYPES = {
+    "email": ValueType.email,
+    "url": ValueType.url,
+    "phone": ValueType.phone,
+    "money": ValueType.money,
+    "percent": ValueType.percent,
+    "ident": ValueType.text,
+}
+_TEMPORAL_TYPES = {
+    "time": ValueType.time,
+    "date": ValueType.date,
+    "weekday": ValueType.date,
+    "year": ValueType.year,
+    "month": ValueType.date,
+    "relative_day": ValueType.date,
+    "relative_weekday": ValueType.date,
+    "relative_year": ValueType.year,
+    "datetime": ValueType.datetime,
+    "duration": ValueType.duration,
+    "part_of_day": ValueType.time,
+}
+_UNITS = {
+    "mile",
+    "miles",
+    "mi",
+    "km",
+    "kilometers",
+    "kilometres",
+    "f",
+    "°f",
+    "c",
+    "°c",
+    "degrees",
+    "feet",
+    "ft",
+    "meters",
+    "metres",
+    "m",
+    "kg",
+    "lbs",
+    "pounds",
+    "people",
+    "percent",
+    "hours",
+    "minutes",
+    "employees",
+    "items",
+    "units",
+    "times",
+}
+_POSSESSIVE_PRONOUNS = {"his", "her", "its", "their"}
+_NAME_CONNECTORS = {"of", "de", "van", "von", "del", "la", "&"}
+_OF = {"of"}
+# Capitalised words that start sentences or fill formulae without naming anything.
+_FUNCTION_WORDS = frozenset(
+    "a an the this that these those there here it its i you he she we they my your our their his "
+    "her is are was were be been will would could should can may might must do does did have has "
+    "had if then so and but or nor yet for because although though while when where what which "
+    "who whom whose why how yes no not please thanks thank sure ok okay hello hi hey by with from "
+    "to in on at as of about after before during since until also however moreover furthermore "
+    "meanwhile let all any each every some many most few both either neither one unfortunately "
+    "fortunately great good sorry well just only also alright absolutely certainly definitely "
+    "indeed actually now today tomorrow yesterday tonight next last first finally dear regards "
+    "best mr mrs ms dr".split()
+)
+
+
+@dataclass
+class Lexeme:
+    """One primary-layer unit: a token range with its category for the claim grammar."""
+
+    cat: str  # ENT PRON PRON_POSS SELF ADDR POSS CUE VAL COP NEG SEP SAME OF NAME W
+    start_tok: int
+    end_tok: int
+    start: int
+    end: int
+    text: str
+    entity_ids: tuple[str, ...] = ()
+    implicit_name: bool = False
+    fuzzy: float = 0.0  # similarity of a misspelt name to its KB entity, 0 if exact
+    similar_to: str | None = None
+    attributes: tuple[str, ...] = ()  # cue: attributes named; value: attributes holding it
+    value_type: ValueType | None = None
+    value_key: str | None = None
+    temporal: TemporalMention | None = None
+    pronoun: str | None = None
+
+
+@dataclass(frozen=True)
+class Marker:
+    kind: str
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
+class LexedText:
+    text: str
+    tokens: list[Token]
+    sentences: list[Sentence]
+    lexemes: list[Lexeme]
+    markers: list[Marker]
+    temporal: list[TemporalMention]
+    sentence_lexemes: list[list[Lexeme]] = field(default_factory=list)
+
+    def markers_of(self, kind: str) -> list[Marker]:
+        return [m for m in self.markers if m.kind == kind]
+
+
+class Lexer:
+    def __init__(
+        self,
+        index: KBIndex,
+        words: WordLists,
+        *,
+        fuzzy_cutoff: float,
+        is_common_word: Callable[[str], bool] | None = None,
+    ) -> None:
+        self.index = index
+        self.words = words
+        self.fuzzy_cutoff = fuzzy_cutoff
+        self._common = is_common_word or (lambda w: False)
+
+    def lex(self, text: str, reference: datetime) -> LexedText:
+        tokens = tokenize(text)
+        sentences = split_sentences(text, tokens)
+        temporal = find_temporal(text, reference)
+        folded = [fold(t.text).replace("’", "'") for t in tokens]
+        starts = _temporal_starts(tokens, temporal)
+        lexemes: list[Lexeme] = []
+        sentence_lexemes: list[list[Lexeme]] = []
+        for sentence in sentences:
+            row = self._lex_sentence(tokens, folded, sentence, starts)
+            sentence_lexemes.append(row)
+            lexemes.extend(row)
+        markers = self._markers(tokens, folded)
+        return LexedText(text, tokens, sentences, lexemes, markers, temporal, sentence_lexemes)
+
+    # ------------------------------------------------------------------ primary layer
+
+    def _lex_sentence(self, tokens, folded, sentence, temporal_starts) -> list[Lexeme]:  # noqa: ANN001
+        out: list[Lexeme] = []
+        i = sentence.start_token
+        end = sentence.end_token
+        while i < end:
+            lexeme = self._lexeme_at(tokens, folded, i, end, temporal_starts, out)
+            out.append(lexeme)
+            i = lexeme.end_tok
+        return _merge_words(out)
+
+    def _lexeme_at(self, tokens, folded, i, end, temporal_starts, previous) -> Lexeme:  # noqa: ANN001, C901
+        tok = tokens[i]
+        mention = temporal_starts.get(i)
+        if mention is not None:
+            j = _token_end(tokens, mention.end, i, end)
+            return self._value(
+                tokens, i, j, _TEMPORAL_TYPES.get(mention.kind, ValueType.date), temporal=mention
+            )
+        if tok.kind in _TOKEN_VALUE_TYPES:
+            return self._value(tokens, i, i + 1, _TOKEN_VALUE_TYPES[tok.kind])
+        if tok.kind == "num":
+            j = i + 1
+            if j < end and folded[j] in _UNITS and tokens[j].start - tok.end <= 1:
+                j += 1
+            return self._value(tokens, i, j, ValueType.number)
+        words = folded[:end]
+        candidates = []
+        for table, cat in (
+            (self.index.names, "ENT"),
+            (self.index.values, "VAL"),
+            (self.index.cues, "CUE"),
+        ):
+            hit = table.longest(words, i)
+            if hit is not None:
+                candidates.append((hit[0], cat, hit[1]))
+        marker = self.words.primary.longest(words, i)
+        if marker is not None:
+            candidates.append((marker[0], "MARK", marker[1]))
+        if candidates:
+            best = max(candidates, key=lambda c: (c[0], -_CAT_ORDER.index(c[1])))
+            n, cat, payload = best
+            lexeme = self._from_table(tokens, i, i + n, cat, payload, candidates, previous)
+            if lexeme is not None:
+                return lexeme
+        word = folded[i]
+        if word in self.words.pronouns:
+            cat = "PRON_POSS" if word in _POSSESSIVE_PRONOUNS else "PRON"
+            return _lexeme(tokens, i, i + 1, cat, pronoun=word)
+        if tok.kind == "clitic" and word in ("'s", "’s"):
+            return _lexeme(tokens, i, i + 1, "POSS")
+        if word in _OF:
+            return _lexeme(tokens, i, i + 1, "OF")
+        if tok.is_capitalised:
+            name = self._proper_name(tokens, folded, i, end, at_start=not previous)
+            if name is not None:
+                cue = _governing_cue(previous)
+                if (
+                    name.cat == "NAME"
+                    and cue is not None
+                    and any(self.index.attribute_type(a) in _TEXT_TYPES for a in cue.attributes)
+                ):
+                    # "works in Legal": a value the KB does not list, not a new entity
+                    return self._value(tokens, name.start_tok, name.end_tok, ValueType.text)
+                return name
+        return _lexeme(tokens, i, i + 1, "W")
+
+    def _from_table(self, tokens, i, j, cat, payload, candidates, previous) -> Lexeme | None:  # noqa: ANN001
+        if cat == "ENT":
+            hits: list[NameHit] = payload
+            if all(h.implicit for h in hits) and not tokens[i].is_capitalised:
+                return None
+            value_hit = next((c for c in candidates if c[1] == "VAL" and c[0] == j - i), None)
+            if value_hit is not None and _expects_value(previous):
+                return self._known_value(tokens, i, j, value_hit[2])
+            ids = tuple(dict.fromkeys(h.entity_id for h in hits))
+            if (
+                j - i == 1
+                and not tokens[i].is_capitalised
+                and fold(tokens[i].text) in _FUNCTION_WORDS
+            ):
+                return None
+            return _lexeme(
+                tokens, i, j, "ENT", entity_ids=ids, implicit_name=all(h.implicit for h in hits)
+            )
+        if cat == "VAL":
+            return self._known_value(tokens, i, j, payload)
+        if cat == "CUE":
+            return _lexeme(tokens, i, j, "CUE", attributes=tuple(dict.fromkeys(payload)))
+        kinds: list[str] = payload
+        for kind, lex_cat in _MARKER_CATEGORIES:
+            if kind in kinds:
+                return _lexeme(tokens, i, j, lex_cat)
+        return None
+
+    def _known_value(self, tokens, i, j, payload) -> Lexeme:  # noqa: ANN001
+        attributes = tuple(dict.fromkeys(a for a, _ in payload))
+        vtype = self.index.attribute_type(attributes[0])
+        lexeme = self._value(tokens, i, j, vtype)
+        lexeme.attributes = attributes
+        lexeme.entity_ids = tuple(dict.fromkeys(e for _, e in payload))
+        return lexeme
+
+    def _value(self, tokens, i, j, vtype, temporal=None) -> Lexeme:  # noqa: ANN001
+        lexeme = _lexeme(tokens, i, j, "VAL", value_type=vtype, temporal=temporal)
+        lexeme.value_key = temporal.value if temporal is not None else value_key(vtype, lexeme.text)
+        return lexeme
+
+    def _proper_name(self, tokens, folded, i, end, *, at_start: bool) -> Lexeme | None:  # noqa: ANN001
+        """Capitalised words the KB does not know. A single capitalised word opening a sentence
+        is a name only if it is not an English word ("Noted.", "Sure," are not names)."""
+        if folded[i] in _FUNCTION_WORDS:
+            return None  # "The Budget Review": the name starts after the article
+        j = i
+        while j < end and (
+            tokens[j].is_capitalised
+            or (
+                folded[j] in _NAME_CONNECTORS
+                and j + 1 < end
+                and tokens[j + 1].is_capitalised
+                and j > i
+            )
+        ):
+            if j > i and self.words.primary.longest(folded[:end], j) is not None:
+                break
+            j += 1
+        while j > i and folded[j - 1] in _NAME_CONNECTORS:
+            j -= 1
+        if j - i == 1 and (folded[i] in _FUNCTION_WORDS or (at_start and self._common(folded[i]))):
+            return None
+        if j == i:
+            return None
+        lexeme = _lexeme(tokens, i, j, "NAME")
+        fuzzy = self.index.fuzzy_name(lexeme.text, self.fuzzy_cutoff)
+        if fuzzy is not None:
+            name, owners, score = fuzzy
+            lexeme.cat = "ENT"
+            lexeme.entity_ids = tuple(owners)
+            lexeme.fuzzy = score
+            lexeme.similar_to = self.index.entities[owners[0]].name
+        return lexeme
+
+    # ------------------------------------------------------------------ marker layer
+
+    def _markers(self, tokens, folded) -> list[Marker]:  # noqa: ANN001
+        markers: list[Marker] = []
+        for i in range(len(tokens)):
+            hit = self.words.markers.longest(folded, i)
+            if hit is None:
+                continue
+            n, kinds = hit
+            start, end = tokens[i].start, tokens[i + n - 1].end
+            text = "".join(_span_text(tokens, i, i + n))
+            markers.extend(Marker(kind, start, end, text) for kind in kinds)
+        for i in range(len(tokens)):
+            for n in (3, 2):
+                key = tuple(folded[i : i + n])
+                if len(key) == n and key in self.words.generic_phrases:
+                    markers.append(
+                        Marker(
+                            "generic-phrase", tokens[i].start, tokens[i + n - 1].end, " ".join(key)
+                        )
+                    )
+        return markers
+
+
+_CAT_ORDER = ["ENT", "VAL", "CUE", "MARK"]
+_MARKER_CATEGORIES = (
+    ("negation", "NEG"),
+    ("copula", "COP"),
+    ("same-as", "SAME"),
+    ("self-reference", "SELF"),
+    ("addressee", "ADDR"),
+    ("clause-separator", "SEP"),
+)
+
+
+_TEXT_TYPES = {ValueType.text, ValueType.enum}
+_LINKING_WORDS = {"in", "the", "a", "an", "at", "as", "to", "for", "of"}
+
+
+def _governing_cue(previous: list[Lexeme]) -> Lexeme | None:
+    """The cue a name completes: "works in [the] X" (only linking words in between)."""
+    for lexeme in reversed(previous):
+        if lexeme.cat == "CUE":
+            return lexeme
+        if lexeme.cat == "W" and all(
+            w in _LINKING_WORDS or not w.isalnum() for w in lexeme.text.lower().split()
+        ):
+            continue
+        return None
+    return None
+
+
+def _expects_value(previous: list[Lexeme]) -> bool:
+    """A name right after a relation word ("is", "works in", "from") is a value, not a subject."""
+    for lexeme in reversed(previous):
+        if lexeme.cat in ("CUE", "COP", "NEG"):
+            return True
+        if lexeme.cat != "W":
+            return False
+        return lexeme.text.lower().split()[-1] in {"in", "from", "at", "with", "to", "for", "by"}
+    return False
+
+
+def _lexeme(tokens: list[Token], i: int, j: int, cat: str, **extra: object) -> Lexeme:
+    return Lexeme(
+        cat, i, j, tokens[i].start, tokens[j - 1].end, "".join(_span_text(tokens, i, j)), **extra
+    )  # type: ignore[arg-type]
+
+
+def _span_text(tokens: list[Token], i: int, j: int) -> list[str]:
+    parts = []
+    for k in range(i, j):
+        if k > i and tokens[k].start > tokens[k - 1].end:
+            parts.append(" ")
+        parts.append(tokens[k].text)
+    return parts
+
+
+def _merge_words(lexemes: list[Lexeme]) -> list[Lexeme]:
+    """Runs of plain words become one W lexeme: the grammar never needs to see them one by one."""
+    out: list[Lexeme] = []
+    for lexeme in lexemes:
+        prev = out[-1] if out else None
+        if lexeme.cat == "W" and prev is not None and prev.cat == "W":
+            gap = " " if lexeme.start > prev.end else ""
+            out[-1] = Lexeme(
+                "W",
+                prev.start_tok,
+                lexeme.end_tok,
+                prev.start,
+                lexeme.end,
+                prev.text + gap + lexeme.text,
+            )
+        else:
+            out.append(lexeme)
+    return out
+
+
+def _temporal_starts(
+    tokens: list[Token], temporal: list[TemporalMention]
+) -> dict[int, TemporalMention]:
+    starts: dict[int, TemporalMention] = {}
+    k = 0
+    for mention in temporal:
+        while k < len(tokens) and tokens[k].end <= mention.start:
+            k += 1
+        if k < len(tokens) and tokens[k].start >= mention.start and tokens[k].end <= mention.end:
+            starts[k] = mention
+    return starts
+
+
+def _token_end(tokens: list[Token], char_end: int, i: int, limit: int) -> int:
+    j = i + 1
+    while j < limit and tokens[j].end <= char_end:
+        j += 1
+    return j

@@ -1,0 +1,211 @@
+"""What the lexer knows: phrase tables built once from the rule files' word lists and the KB.
+
+Built once per engine (word lists) and once per KB (names, aliases, values, cues), so that lexing a
+reply is a handful of dictionary lookups per token. Phrases are keyed by the same tokenizer the
+reply goes through, so "John Smith's" and the KB name "John Smith" line up token for token.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, process
+
+from replyguard.models import EntityType, KnowledgeBase, ValueType
+from replyguard.text.tokens import tokenize
+from replyguard.values import fold
+
+PhraseKey = tuple[str, ...]
+# Value types the lexer recognises by their shape (regexes, temporal grammar), not by lookup.
+SHAPED_TYPES = {
+    ValueType.email,
+    ValueType.phone,
+    ValueType.url,
+    ValueType.money,
+    ValueType.percent,
+    ValueType.number,
+    ValueType.year,
+    ValueType.date,
+    ValueType.time,
+    ValueType.datetime,
+    ValueType.duration,
+}
+MAX_VALUE_TOKENS = 8
+
+
+def phrase_key(phrase: str) -> PhraseKey:
+    return tuple(fold(t.text).replace("’", "'") for t in tokenize(phrase))
+
+
+class PhraseTable:
+    """Longest-match lookup of token sequences; each phrase maps to a list of payloads."""
+
+    def __init__(self) -> None:
+        self._entries: dict[PhraseKey, list[object]] = defaultdict(list)
+        self._max_len: dict[str, int] = {}
+
+    def add(self, phrase: str | PhraseKey, payload: object) -> None:
+        key = phrase_key(phrase) if isinstance(phrase, str) else phrase
+        if not key:
+            return
+        bucket = self._entries[key]
+        if payload not in bucket:
+            bucket.append(payload)
+        if self._max_len.get(key[0], 0) < len(key):
+            self._max_len[key[0]] = len(key)
+
+    def longest(self, words: Sequence[str], i: int) -> tuple[int, list[object]] | None:
+        longest = self._max_len.get(words[i])
+        if longest is None:
+            return None
+        for n in range(min(longest, len(words) - i), 0, -1):
+            hit = self._entries.get(tuple(words[i : i + n]))
+            if hit:
+                return n, hit
+        return None
+
+    def get(self, phrase: str) -> list[object]:
+        return self._entries.get(phrase_key(phrase), [])
+
+    def __contains__(self, phrase: str) -> bool:
+        return phrase_key(phrase) in self._entries
+
+
+@dataclass(frozen=True)
+class PronounInfo:
+    gender: str
+    number: str
+    animacy: str
+
+
+# Word-list facts whose phrases are lexemes the claim grammar sees (NEG, COP, SAME, SELF, ...).
+PRIMARY_KINDS = ("negation", "copula", "same-as", "self-reference", "addressee", "clause-separator")
+# Word-list facts whose phrases are markers the detectors read; `(KIND PHRASE)`.
+MARKER_KINDS = (
+    "hedge",
+    "certainty-marker",
+    "sourcing-phrase",
+    "affirmative-marker",
+    "negative-marker",
+    "reason-marker",
+    "location-marker",
+    "universal-quantifier",
+    "exception-marker",
+    "drift-marker",
+    "request-marker",
+    "greeting-marker",
+    "thanks-marker",
+    "past-event-marker",
+    "planning-verb",
+    "event-start-verb",
+    "event-end-verb",
+    "order-before",
+    "order-after",
+)
+# Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
+CLASSED_KINDS = ("act-marker", "state-verb")
+
+
+@dataclass
+class WordLists:
+    """The rule files' word lists (metta/lexicon.metta and user additions) as phrase tables."""
+
+    primary: PhraseTable = field(default_factory=PhraseTable)  # payload: word-list kind
+    markers: PhraseTable = field(default_factory=PhraseTable)  # payload: marker kind
+    pronouns: dict[str, PronounInfo] = field(default_factory=dict)
+    cue_synonyms: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    generic_phrases: set[PhraseKey] = field(default_factory=set)
+    opposite_states: set[tuple[str, str]] = field(default_factory=set)
+    common_attributes: set[str] = field(default_factory=set)
+
+    @classmethod
+    def from_facts(cls, facts: Mapping[str, Iterable[Sequence[str]]]) -> WordLists:
+        lists = cls()
+        for kind in PRIMARY_KINDS:
+            for phrase, *_rest in facts.get(kind, ()):
+                lists.primary.add(phrase, kind)
+                lists.markers.add(phrase, kind)
+        for kind in MARKER_KINDS:
+            for phrase, *_rest in facts.get(kind, ()):
+                lists.markers.add(phrase, kind)
+        for kind in CLASSED_KINDS:
+            for phrase, cls_name in facts.get(kind, ()):
+                lists.markers.add(phrase, f"{kind}:{cls_name}")
+        lists.opposite_states = {(str(a), str(b)) for a, b in facts.get("opposite-state", ())}
+        lists.common_attributes = {str(a) for (a,) in facts.get("common-attribute", ())}
+        for form, gender, number, animacy in facts.get("pronoun", ()):
+            lists.pronouns[fold(form)] = PronounInfo(gender, number, animacy)
+        for attribute, phrase in facts.get("cue-synonym", ()):
+            lists.cue_synonyms[attribute].append(phrase)
+        lists.generic_phrases = {phrase_key(p) for (p, *_r) in facts.get("generic-phrase", ())}
+        return lists
+
+
+@dataclass(frozen=True)
+class NameHit:
+    entity_id: str
+    implicit: bool  # a first name or surname read off a person's full name, not a listed alias
+
+
+class KBIndex:
+    """Names, aliases, values and cue phrases of one KB, for the lexer and the fuzzy matcher."""
+
+    def __init__(self, kb: KnowledgeBase, words: WordLists) -> None:
+        self.kb = kb
+        self.entities = {e.id: e for e in kb.entities}
+        self.schema = kb.attribute_schema
+        self.names = PhraseTable()
+        self.values = PhraseTable()  # payload: (attribute, entity_id)
+        self.cues = PhraseTable()  # payload: attribute
+        self._fuzzy_blocks: dict[str, list[str]] = defaultdict(list)
+        self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
+        for entity in kb.entities:
+            self._index_entity(entity)
+        for attribute, spec in self.schema.items():
+            for cue in spec.cues:
+                self.cues.add(cue, attribute)
+        # Synonyms name attributes even where this KB has none: a claim about a missing attribute
+        # ("Acme was founded in 1999") is what FabricatedFact is about.
+        for attribute, phrases in words.cue_synonyms.items():
+            for cue in phrases:
+                self.cues.add(cue, attribute)
+
+    def _index_entity(self, entity) -> None:  # noqa: ANN001 - models.Entity
+        for name in (entity.name, *entity.aliases):
+            self.names.add(name, NameHit(entity.id, implicit=False))
+            folded = fold(name)
+            if folded:
+                self._fuzzy_blocks[folded[0]].append(folded)
+                self._fuzzy_owner[folded].append(entity.id)
+        parts = entity.name.split()
+        if entity.type == EntityType.Person and len(parts) >= 2:
+            for part in (parts[0], parts[-1]):
+                self.names.add(part, NameHit(entity.id, implicit=True))
+        for attribute in entity.attributes:
+            spec = self.schema.get(attribute)
+            if spec is not None and spec.value_type in SHAPED_TYPES:
+                continue
+            av = entity.attribute(attribute)
+            values = av.value if isinstance(av.value, list) else [av.value]
+            for v in values:
+                key = phrase_key(str(v))
+                if 0 < len(key) <= MAX_VALUE_TOKENS:
+                    self.values.add(key, (attribute, entity.id))
+
+    def fuzzy_name(self, text: str, cutoff: float) -> tuple[str, list[str], float] | None:
+        """The KB name most like text (a likely misspelling), its owners, and the similarity."""
+        folded = fold(text)
+        if not folded:
+            return None
+        block = self._fuzzy_blocks.get(folded[0], [])
+        hit = process.extractOne(folded, block, scorer=fuzz.ratio, score_cutoff=cutoff)
+        if hit is None:
+            return None
+        name, score, _ = hit
+        return name, self._fuzzy_owner[name], score / 100.0
+
+    def attribute_type(self, attribute: str) -> ValueType:
+        spec = self.schema.get(attribute)
+        return spec.value_type if spec else ValueType.text

@@ -1,0 +1,136 @@
+"""Question classification: grammars/question.lark and its Transformer.
+
+The query's form (yes/no, wh-word, how, alternative, statement) and its head word ("what *time*",
+"how *far*") are what the QUD analyser needs; the expected answer type is read off them by the
+rules (metta/coherence.metta), so this module only parses.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from dataclasses import dataclass
+from functools import lru_cache
+
+from lark import Lark, Token, Transformer
+from lark.lexer import Lexer
+
+from replyguard.models import QuestionType
+from replyguard.text.tokens import tokenize
+
+_AUX = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "am",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "has",
+        "have",
+        "had",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "don't",
+        "doesn't",
+        "didn't",
+        "can't",
+        "won't",
+    ]
+)
+_WH = frozenset(["what", "which", "who", "whom", "whose", "where", "when", "why"])
+
+
+@dataclass(frozen=True)
+class QuestionForm:
+    question_type: QuestionType
+    wh_word: str | None = None
+    head: str | None = None  # the word after the wh-word or "how": "time", "far", "many"
+
+
+class _WordClasses(Lexer):
+    """Word classes for the question grammar; runs of other words collapse to one W."""
+
+    def __init__(self, lexer_conf: object) -> None:
+        del lexer_conf
+
+    def lex(self, data: list[tuple[str, str]]):  # noqa: ANN201 - Lark's Lexer interface
+        previous = None
+        for i, (cls, word) in enumerate(data):
+            if cls == "W" and previous == "W":
+                continue
+            previous = cls
+            yield Token(cls, word, start_pos=i)
+
+
+@lru_cache(maxsize=1)
+def question_parser() -> Lark:
+    source = (importlib.resources.files("replyguard.grammars") / "question.lark").read_text()
+    return Lark(source, parser="earley", lexer=_WordClasses)
+
+
+class QuestionTransformer(Transformer):
+    def polar_question(self, items: list[Token]) -> QuestionForm:
+        return QuestionForm(QuestionType.YesNo)
+
+    def alternative_question(self, items: list[Token]) -> QuestionForm:
+        return QuestionForm(QuestionType.Alternative)
+
+    def wh_question(self, items: list[Token]) -> QuestionForm:
+        return QuestionForm(QuestionType.Wh, *_word_and_head(items, "WH"))
+
+    def how_question(self, items: list[Token]) -> QuestionForm:
+        return QuestionForm(QuestionType.How, *_word_and_head(items, "HOW"))
+
+    def statement(self, items: list[Token]) -> QuestionForm:
+        return QuestionForm(QuestionType.Statement)
+
+    def start(self, items: list[QuestionForm]) -> QuestionForm:
+        return items[0]
+
+
+def _word_and_head(items: list[Token], kind: str) -> tuple[str, str | None]:
+    k = next(i for i, t in enumerate(items) if t.type == kind)
+    head = items[k + 1] if k + 1 < len(items) and items[k + 1].type == "W" else None
+    return str(items[k]).lower(), (str(head).split()[0].lower() if head else None)
+
+
+@lru_cache(maxsize=4096)
+def classify_question(text: str) -> QuestionForm:
+    """The form of the first sentence of text (a statement when there is nothing to parse)."""
+    words: list[tuple[str, str]] = []
+    for tok in tokenize(text):
+        low = tok.lower
+        if tok.text in ("?",):
+            words.append(("END", "?"))
+            break
+        if tok.text in (".", "!") and words:
+            break
+        if tok.kind == "clitic":
+            cls = "AUX" if low in ("'s", "'re") and words and words[-1][0] == "WH" else "W"
+        elif low in _AUX:
+            cls = "AUX"
+        elif low in _WH:
+            cls = "WH"
+        elif low == "how":
+            cls = "HOW"
+        elif low == "or":
+            cls = "OR"
+        else:
+            cls = "W"
+        words.append((cls, tok.text))
+    if not words:
+        return QuestionForm(QuestionType.Statement)
+    tree = question_parser().parse(words)
+    return QuestionTransformer().transform(tree)

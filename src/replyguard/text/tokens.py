@@ -1,0 +1,128 @@
+"""Tokens and sentences with character spans into the original text.
+
+Every later span (claims, flags, corrections) is built from these offsets, so tokenisation never
+rewrites the text: it only finds boundaries. Typed strings that contain punctuation (emails, URLs,
+phone numbers, money, percentages) are single tokens so that sentence splitting cannot cut them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from replyguard.values import EMAIL_RE, MONEY_RE, PERCENT_RE, PHONE_RE, URL_RE
+
+_TOKEN_RE = re.compile(
+    "|".join(
+        [
+            f"(?P<url>{URL_RE.pattern})",
+            f"(?P<email>{EMAIL_RE.pattern})",
+            f"(?P<money>{MONEY_RE.pattern})",
+            f"(?P<percent>{PERCENT_RE.pattern})",
+            f"(?P<phone>{PHONE_RE.pattern})",
+            r"(?P<ident>\b[A-Z]{1,4}-?\d{2,}[A-Z0-9]*\b)",
+            r"(?P<num>\d+(?:[.,:/]\d+)*(?:st|nd|rd|th)?)",
+            r"(?P<word>[^\W\d_](?:[^\W_]|['’.-](?=[^\W\d_]))*)",
+            r"(?P<punct>[^\w\s])",
+        ]
+    ),
+    re.IGNORECASE | re.UNICODE,
+)
+_CLITIC_RE = re.compile(
+    r"(?i)(?P<stem>.+?)(?P<clitic>['’]s|n['’]t|['’]re|['’]ll|['’]ve|['’]d|['’]m)$"
+)
+_ABBREVIATIONS = {
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "prof",
+    "st",
+    "ave",
+    "rd",
+    "blvd",
+    "vs",
+    "etc",
+    "e.g",
+    "i.e",
+    "approx",
+    "no",
+    "jr",
+    "sr",
+    "inc",
+    "ltd",
+    "co",
+    "dept",
+    "mt",
+}
+_SENTENCE_END = {".", "!", "?"}
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str
+    start: int
+    end: int
+    kind: str  # word | num | email | url | phone | money | percent | ident | punct | clitic
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower().replace("’", "'")
+
+    @property
+    def is_capitalised(self) -> bool:
+        return self.kind == "word" and self.text[:1].isupper()
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    start_token: int
+    end_token: int  # exclusive
+    start: int
+    end: int
+
+
+def tokenize(text: str) -> list[Token]:
+    tokens: list[Token] = []
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup or "punct"
+        if kind in ("money",) and not any(c.isdigit() for c in m.group()):
+            kind = "word"
+        if kind == "word":
+            tokens.extend(_split_clitic(m.group(), m.start()))
+            continue
+        tokens.append(Token(m.group(), m.start(), m.end(), kind))
+    return tokens
+
+
+def _split_clitic(word: str, start: int) -> list[Token]:
+    m = _CLITIC_RE.match(word)
+    if not m or not m["stem"]:
+        return [Token(word, start, start + len(word), "word")]
+    stem, clitic = m["stem"], m["clitic"]
+    cut = start + len(stem)
+    return [Token(stem, start, cut, "word"), Token(clitic, cut, cut + len(clitic), "clitic")]
+
+
+def split_sentences(text: str, tokens: list[Token]) -> list[Sentence]:
+    sentences: list[Sentence] = []
+    begin = 0
+    for i, tok in enumerate(tokens):
+        if tok.text not in _SENTENCE_END and "\n\n" not in text[tok.end : _next_start(tokens, i)]:
+            continue
+        if tok.text == "." and i > 0 and tokens[i - 1].lower.rstrip(".") in _ABBREVIATIONS:
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            if nxt is not None and not nxt.text[:1].isupper():
+                continue
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if nxt is not None and nxt.text in _SENTENCE_END:
+            continue
+        sentences.append(Sentence(begin, i + 1, tokens[begin].start, tok.end))
+        begin = i + 1
+    if begin < len(tokens):
+        sentences.append(Sentence(begin, len(tokens), tokens[begin].start, tokens[-1].end))
+    return sentences
+
+
+def _next_start(tokens: list[Token], i: int) -> int:
+    return tokens[i + 1].start if i + 1 < len(tokens) else tokens[i].end

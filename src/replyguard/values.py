@@ -1,0 +1,251 @@
+"""Typed values: recognise a value's type, normalise it to a comparison key, and grade a match.
+
+Rules compare like with like only if every value reaches them in one canonical form, so this
+module is the single place where "2pm", "2:00 PM" and "14:00" become the same key. Grading is a
+measurement (exact, normalised, compatible, fuzzy distance, mismatch); whether a grade counts as a
+match is decided by the rules in metta/facts.metta.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+
+from rapidfuzz.distance import Levenshtein
+
+from replyguard.models import ValueType
+from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
+
+EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>\"]+[^\s<>\".,;:!?)]", re.IGNORECASE)
+PHONE_RE = re.compile(r"(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}")
+MONEY_RE = re.compile(
+    r"(?:(?P<sym>[$€£¥])\s?(?P<a1>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<m1>k|m|bn|million|billion|thousand))?)"
+    r"|(?:(?P<a2>\d[\d,]*(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP|JPY|dollars?|euros?|pounds?))",
+    re.IGNORECASE,
+)
+PERCENT_RE = re.compile(r"(?P<n>-?\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+YEAR_RE = re.compile(r"(?:19|20|21)\d\d")
+DURATION_RE = re.compile(
+    r"(?P<n>\d+(?:\.\d+)?)\s?(?P<u>minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?)\b",
+    re.IGNORECASE,
+)
+UNIT_NUMBER_RE = re.compile(r"(?P<n>-?\d[\d,]*(?:\.\d+)?)\s?(?P<u>[A-Za-z°]+\.?)")
+
+_MONEY_CODES = {
+    "$": "USD",
+    "€": "EUR",
+    "£": "GBP",
+    "¥": "JPY",
+    "dollar": "USD",
+    "dollars": "USD",
+    "euro": "EUR",
+    "euros": "EUR",
+    "pound": "GBP",
+    "pounds": "GBP",
+}
+_MAGNITUDES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
+_MINUTES = {
+    "min": 1,
+    "minute": 1,
+    "h": 60,
+    "hr": 60,
+    "hour": 60,
+    "day": 1440,
+    "week": 10080,
+    "month": 43200,
+    "year": 525600,
+}
+_UNIT_ALIASES = {
+    "mi": "mile",
+    "miles": "mile",
+    "km": "kilometer",
+    "kilometers": "kilometer",
+    "kilometres": "kilometer",
+    "f": "fahrenheit",
+    "°f": "fahrenheit",
+    "c": "celsius",
+    "°c": "celsius",
+    "feet": "foot",
+    "ft": "foot",
+    "m": "meter",
+    "meters": "meter",
+    "metres": "meter",
+    "lbs": "pound",
+    "lb": "pound",
+    "kg": "kilogram",
+    "kgs": "kilogram",
+}
+_THE = re.compile(r"^(?:the|a|an)\s+")
+_PUNCT = re.compile(r"[^\w\s@.+-]", re.UNICODE)
+_SPACE = re.compile(r"\s+")
+
+
+def fold(text: str) -> str:
+    """Case-, accent- and space-insensitive form used for names and free text."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return _SPACE.sub(" ", text.casefold().replace("_", " ")).strip()
+
+
+def text_key(text: str) -> str:
+    key = _SPACE.sub(" ", _PUNCT.sub(" ", fold(text))).strip(" .")
+    return _THE.sub("", key)
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _num_key(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _unit(u: str) -> str:
+    u = u.lower().rstrip(".")
+    u = _UNIT_ALIASES.get(u, u)
+    return u[:-1] if len(u) > 3 and u.endswith("s") else u
+
+
+def number_key(text: str) -> str | None:
+    text = text.strip()
+    m = UNIT_NUMBER_RE.fullmatch(text)
+    if m:
+        n = _number(m["n"])
+        return None if n is None else f"{_num_key(n)} {_unit(m['u'])}"
+    n = _number(text)
+    return None if n is None else _num_key(n)
+
+
+def money_key(text: str) -> str | None:
+    m = MONEY_RE.fullmatch(text.strip())
+    if not m:
+        return None
+    amount = _number(m["a1"] or m["a2"])
+    if amount is None:
+        return None
+    if m["m1"]:
+        amount *= _MAGNITUDES[m["m1"].lower()]
+    code = m["sym"] or m["code"]
+    code = _MONEY_CODES.get(code.lower() if len(code) > 1 else code, code.upper())
+    return f"{code}:{amount:.2f}"
+
+
+def duration_key(text: str) -> str | None:
+    m = DURATION_RE.fullmatch(text.strip())
+    if not m:
+        return None
+    unit = m["u"].lower().rstrip("s")
+    unit = {"hr": "hr", "mins": "min"}.get(unit, unit)
+    return _num_key(float(m["n"]) * _MINUTES[unit])
+
+
+def phone_key(text: str) -> str | None:
+    digits = re.sub(r"\D", "", text)
+    if not 7 <= len(digits) <= 15:
+        return None
+    return digits[1:] if len(digits) == 11 and digits.startswith("1") else digits
+
+
+def url_key(text: str) -> str:
+    key = re.sub(r"^(?:https?://)?(?:www\.)?", "", text.strip().lower())
+    return key.rstrip("/")
+
+
+def year_key(text: str) -> str | None:
+    text = text.strip()
+    if YEAR_RE.fullmatch(text):
+        return text
+    iso = normalise_date(text)
+    return iso[:4] if iso else None
+
+
+def value_key(value_type: ValueType, text: str) -> str:
+    """The canonical comparison key of a value of the given type (falls back to the text key)."""
+    key: str | None
+    match value_type:
+        case ValueType.email:
+            key = text.strip().lower()
+        case ValueType.phone:
+            key = phone_key(text)
+        case ValueType.url:
+            key = url_key(text)
+        case ValueType.date | ValueType.datetime:
+            key = normalise_date(text) or normalise_weekday(text)
+        case ValueType.time:
+            key = normalise_time(text)
+        case ValueType.year:
+            key = year_key(text)
+        case ValueType.number:
+            key = number_key(text)
+        case ValueType.money:
+            key = money_key(text)
+        case ValueType.percent:
+            m = PERCENT_RE.fullmatch(text.strip())
+            key = _num_key(float(m["n"])) if m else number_key(text)
+        case ValueType.duration:
+            key = duration_key(text)
+        case _:
+            key = None
+    return key if key is not None else text_key(text)
+
+
+def infer_value_type(text: str) -> ValueType | None:
+    """The most specific type a single value fits, or None for plain text."""
+    t = text.strip()
+    if not t:
+        return None
+    checks: list[tuple[ValueType, bool]] = [
+        (ValueType.email, bool(EMAIL_RE.fullmatch(t))),
+        (ValueType.url, bool(URL_RE.fullmatch(t))),
+        (ValueType.year, bool(YEAR_RE.fullmatch(t))),
+        (ValueType.money, bool(MONEY_RE.fullmatch(t))),
+        (ValueType.percent, bool(PERCENT_RE.fullmatch(t))),
+        (ValueType.phone, bool(PHONE_RE.fullmatch(t))),
+        (ValueType.duration, bool(DURATION_RE.fullmatch(t))),
+        (ValueType.time, normalise_time(t) is not None),
+        (ValueType.date, normalise_date(t) is not None or normalise_weekday(t) is not None),
+        (ValueType.number, number_key(t) is not None and bool(NUMBER_RE.match(t))),
+    ]
+    return next((vt for vt, ok in checks if ok), None)
+
+
+@dataclass(frozen=True)
+class Grade:
+    """How a claimed value compares with one KB value: a measurement, not a verdict."""
+
+    kind: str  # "Exact" | "Normalised" | "Compatible" | "Fuzzy" | "Mismatch"
+    distance: float = 0.0  # normalised edit distance, for Fuzzy
+
+
+def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
+    """A less precise claim that agrees with the KB value (a year or weekday of a KB date)."""
+    if value_type in (ValueType.date, ValueType.datetime, ValueType.year):
+        kb_iso = normalise_date(kb) or (kb if YEAR_RE.fullmatch(kb.strip()) else None)
+        if not kb_iso:
+            return False
+        if YEAR_RE.fullmatch(claimed.strip()):
+            return kb_iso[:4] == claimed.strip()
+        weekday = normalise_weekday(claimed)
+        if weekday and len(kb_iso) == 10:
+            return date.fromisoformat(kb_iso).strftime("%A").lower() == weekday
+    return False
+
+
+def grade(value_type: ValueType, claimed: str, kb: str) -> Grade:
+    if claimed.strip().casefold() == kb.strip().casefold():
+        return Grade("Exact")
+    ck, kk = value_key(value_type, claimed), value_key(value_type, kb)
+    if ck == kk:
+        return Grade("Normalised")
+    if _compatible(value_type, claimed, kb):
+        return Grade("Compatible")
+    if value_type in (ValueType.text, ValueType.enum, ValueType.entity, ValueType.email):
+        return Grade("Fuzzy", round(Levenshtein.normalized_distance(ck, kk), 4))
+    return Grade("Mismatch")

@@ -1,0 +1,99 @@
+"""Shared fixtures: the seed's John Smith knowledge base and one engine built over it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from replyguard.engine import Engine
+from replyguard.models import KnowledgeBase, Turn
+
+REFERENCE = datetime(2026, 11, 30, 9, 0)  # a Monday
+
+SEED_KB = {
+    "entities": [
+        {
+            "id": "E42",
+            "name": "John Smith",
+            "type": "Person",
+            "aliases": ["John"],
+            "gender": "Masculine",
+            "attributes": {
+                "email": {"value": "john.smith@company.com", "confidence": 1.0},
+                "phone": "617-555-0100",
+                "join_date": {"value": 2020, "confidence": 0.95, "source": "HR record"},
+                "department": {"value": "Engineering", "confidence": 1.0},
+            },
+        },
+        {
+            "id": "E43",
+            "name": "Sarah Johnson",
+            "type": "Person",
+            "aliases": ["Sarah"],
+            "gender": "Feminine",
+            "attributes": {
+                "email": "sarah.johnson@company.com",
+                "join_date": 2018,
+                "department": "Marketing",
+            },
+        },
+        {
+            "id": "E44",
+            "name": "Emily Chen",
+            "type": "Person",
+            "aliases": ["Emily"],
+            "gender": "Feminine",
+            "attributes": {
+                "email": "emily.chen@company.com",
+                "join_date": 2021,
+                "department": "Finance",
+            },
+        },
+        {
+            "id": "E50",
+            "name": "Acme Corp",
+            "type": "Organization",
+            "aliases": ["Acme"],
+            "attributes": {"headquarters": "Boston", "industry": "Software"},
+        },
+        {
+            "id": "E60",
+            "name": "Budget Review",
+            "type": "Event",
+            "attributes": {"date": "2026-12-01", "time": "14:00", "room": "Room 4"},
+        },
+    ],
+    "schema": {
+        "email": {"value_type": "email", "cues": ["email", "e-mail", "email address"]},
+        "join_date": {"value_type": "year", "cues": ["joined", "join date", "started"]},
+        "department": {"value_type": "enum", "cues": ["works in", "department", "dept"]},
+        "phone": {"value_type": "phone", "cues": ["phone", "phone number"]},
+        "date": {"value_type": "date", "cues": ["on"]},
+        "time": {"value_type": "time", "cues": ["at"]},
+    },
+}
+
+
+@pytest.fixture(scope="session")
+def seed_kb() -> KnowledgeBase:
+    return KnowledgeBase.model_validate(SEED_KB)
+
+
+@pytest.fixture(scope="session")
+def engine(seed_kb: KnowledgeBase) -> Engine:
+    return Engine(seed_kb)
+
+
+@pytest.fixture
+def seed_history() -> list[Turn]:
+    return [
+        Turn(id="T1", speaker="user", text="I joined in 2020, same year as John."),
+        Turn(id="T2", speaker="assistant", text="Good to know."),
+        Turn(id="T3", speaker="user", text="John works in Engineering."),
+        Turn(id="T4", speaker="assistant", text="Thanks, I have noted that."),
+    ]
+
+
+def check(engine: Engine, response: str, query: str = "", turns: list[Turn] | None = None):
+    return engine.postprocess(response, query, turns or [], reference_time=REFERENCE)

@@ -1,0 +1,83 @@
+"""Claim extraction: the claims grammar's constructions, on the seed KB."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import check
+
+from replyguard.models import Turn
+
+
+def _claims(engine, text, turns=None):
+    result = check(engine, text, "", turns)
+    return [(c.subject, c.predicate, c.object, c.negated) for c in result.factual_validation.claims]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "John Smith's email is john.smith@company.com.",
+            [("John Smith", "email", "john.smith@company.com", False)],
+        ),
+        (
+            "The email of Sarah Johnson is sarah.johnson@company.com.",
+            [("Sarah Johnson", "email", "sarah.johnson@company.com", False)],
+        ),
+        (
+            "Sarah works in Marketing and joined in 2018.",
+            [
+                ("Sarah Johnson", "department", "Marketing", False),
+                ("Sarah Johnson", "join_date", "2018", False),
+            ],
+        ),
+        ("John is not in Marketing.", [("John Smith", "department", "Marketing", True)]),
+        ("John doesn't work in Marketing.", [("John Smith", "department", "Marketing", True)]),
+        (
+            "Emily is a great colleague who works in Finance.",
+            [("Emily Chen", "department", "Finance", False)],
+        ),
+        ("Her department is Finance.", []),
+        ("The meeting with John is at 2pm.", []),
+    ],
+)
+def test_constructions(engine, text, expected):
+    assert _claims(engine, text) == expected
+
+
+def test_pronoun_subject_and_possessive_determiner(engine):
+    turns = [Turn(speaker="user", text="Tell me about Emily Chen.")]
+    assert _claims(
+        engine, "Her email is emily.chen@company.com and she works in Finance.", turns
+    ) == [
+        ("Emily Chen", "email", "emily.chen@company.com", False),
+        ("Emily Chen", "department", "Finance", False),
+    ]
+
+
+def test_same_as_shares_values_in_history(engine):
+    result = check(
+        engine,
+        "John joined in 2020.",
+        "",
+        [Turn(id="T1", speaker="user", text="I joined in 2020, same year as John.")],
+    )
+    validation = result.factual_validation.claim_validations[0]
+    assert validation.status.kind == "Verified"
+    assert [e.turn_id for e in validation.history_evidence] == ["T1"]
+
+
+def test_negated_claim_verdicts(engine):
+    result = check(engine, "John is not in Marketing. Sarah is not in Marketing.")
+    assert [v.status.kind for v in result.factual_validation.claim_validations] == [
+        "Verified",
+        "Contradicted",
+    ]
+    assert result.corrected.corrected == result.original  # a negation is not rewritten
+
+
+def test_unknown_value_after_a_cue_is_checked(engine):
+    result = check(engine, "Emily works in Legal.")
+    status = result.factual_validation.claim_validations[0].status
+    assert (status.kind, status.kb_value) == ("Contradicted", "Finance")
+    assert result.new_entities == []

@@ -1,0 +1,57 @@
+"""Nonexistent entities, misspelt names and new-entity listing (DESIGN §5.3, §5.6)."""
+
+from __future__ import annotations
+
+from conftest import check
+
+from replyguard.models import HallucinationType
+
+
+def _types(result):
+    return [(f.hallucination_type, f.content) for f in result.hallucination_flags]
+
+
+def test_unknown_person_is_a_nonexistent_entity(engine):
+    result = check(engine, "You should contact Mike Brown from the Analytics team.")
+    assert (HallucinationType.NonexistentEntity, "Mike Brown") in _types(result)
+    flag = next(f for f in result.hallucination_flags if f.content == "Mike Brown")
+    assert flag.confidence >= 0.8  # a two-word proper name
+
+
+def test_misspelt_known_name_is_reported_not_flagged(engine):
+    result = check(engine, "You should contact Jon Smith about the budget.")
+    assert all(
+        f.hallucination_type != HallucinationType.NonexistentEntity
+        for f in result.hallucination_flags
+    )
+    assert [(n.name, n.similar_to) for n in result.new_entities] == [("Jon Smith", "John Smith")]
+
+
+def test_misspelt_name_still_carries_claims(engine):
+    result = check(engine, "Jon Smith works in Engineering.")
+    validation = result.factual_validation.claim_validations[0]
+    assert result.factual_validation.claims[0].subject_id == "E42"
+    assert validation.status.kind == "Verified"
+
+
+def test_names_from_the_dialogue_are_not_nonexistent(engine):
+    from replyguard.models import Turn
+
+    turns = [Turn(speaker="user", text="I met Priya Patel from the vendor yesterday.")]
+    result = check(engine, "Priya Patel can join the call.", "Who can join?", turns)
+    assert all(f.content != "Priya Patel" for f in result.hallucination_flags)
+    assert result.new_entities == []
+
+
+def test_sentence_initial_word_is_not_a_name(engine):
+    result = check(engine, "Noted. Thanks for the update.")
+    assert result.new_entities == []
+    assert result.hallucination_flags == []
+
+
+def test_new_entity_guessed_types(engine):
+    result = check(engine, "Please email Maria Lopez at the Globex Corp office in Springfield.")
+    guessed = {n.name: n.guessed_type.value for n in result.new_entities}
+    assert guessed["Maria Lopez"] == "Person"
+    assert guessed["Globex Corp"] == "Organization"
+    assert guessed["Springfield"] == "Location"

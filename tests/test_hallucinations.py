@@ -1,0 +1,118 @@
+"""One test per hallucination type (DESIGN §5.3), reference date 2026-11-30."""
+
+from __future__ import annotations
+
+from conftest import check
+
+from replyguard.models import HallucinationType as H
+from replyguard.models import Turn
+
+
+def _flags(result, kind):
+    return [f for f in result.hallucination_flags if f.hallucination_type == kind]
+
+
+def test_fabricated_founding_fact(engine):
+    result = check(engine, "Acme Corp was founded in 1999 by three engineers.")
+    [flag] = _flags(result, H.FabricatedFact)
+    assert "founded" in flag.reason and flag.content.startswith("Acme Corp")
+
+
+def test_fabricated_fact_about_unknown_subject(engine):
+    result = check(engine, "Mike Brown's email is mike.brown@company.com.")
+    [flag] = _flags(result, H.FabricatedFact)
+    assert flag.confidence == 0.85
+
+
+def test_nonexistent_person(engine):
+    result = check(engine, "Please ask Rebecca Stone in accounting.")
+    [flag] = _flags(result, H.NonexistentEntity)
+    assert flag.content == "Rebecca Stone"
+
+
+def test_wrong_department_belongs_to_someone_else(engine):
+    result = check(engine, "Emily Chen works in Marketing.")
+    [wrong] = _flags(result, H.WrongAttribute)
+    assert "Sarah Johnson" in wrong.reason and wrong.content == "Marketing"
+    assert _flags(result, H.ContradictsFact)
+
+
+def test_kb_contradicting_weekday(engine):
+    result = check(
+        engine, "The Budget Review is on Wednesday at 2pm.", "When is the budget review?"
+    )
+    statuses = {
+        c.predicate: v.status.kind
+        for c, v in zip(
+            result.factual_validation.claims,
+            result.factual_validation.claim_validations,
+            strict=True,
+        )
+    }
+    assert statuses == {"date": "Contradicted", "time": "Verified"}
+    [flag] = _flags(result, H.ContradictsFact)
+    assert flag.content == "Wednesday"
+    assert result.corrected.corrected == "The Budget Review is on Tuesday at 2pm."
+
+
+def test_contradicting_an_earlier_turn(engine):
+    turns = [Turn(id="T1", speaker="user", text="Emily's phone number is 617-555-0101.")]
+    result = check(engine, "Emily's phone is 617-555-0199.", "How do I reach Emily?", turns)
+    [flag] = _flags(result, H.ContradictsPrior)
+    assert flag.evidence[0].turn_id == "T1"
+    assert result.factual_validation.claim_validations[0].status.kind == "HistoryConflict"
+
+
+def test_unsupported_statistic_from_studies(engine):
+    result = check(engine, "Studies show that 40% of employees prefer remote work.")
+    [flag] = _flags(result, H.UnsupportedClaim)
+    assert flag.confidence > 0.5  # sourced-sounding and a statistic
+
+
+def test_completed_before_it_started(engine):
+    result = check(
+        engine, "The project was completed in March 2024, before it started in June 2024."
+    )
+    assert _flags(result, H.TemporalError)
+
+
+def test_last_year_in_2026(engine):
+    result = check(engine, "We launched the product last year in 2026.")
+    [flag] = _flags(result, H.TemporalError)
+    assert flag.content == "last year in 2026"
+
+
+def test_past_tense_about_a_future_date(engine):
+    result = check(engine, "The conference was held on December 5, 2026.")
+    [flag] = _flags(result, H.TemporalError)
+    assert flag.content == "December 5, 2026"
+
+
+def test_a_plan_in_the_past_tense_is_fine(engine):
+    result = check(engine, "The conference was moved to December 5, 2026.")
+    assert not _flags(result, H.TemporalError)
+
+
+def test_year_far_beyond_reference(engine):
+    assert _flags(check(engine, "The office will open in 2045."), H.TemporalError)
+    assert not _flags(check(engine, "The office will open in 2028."), H.TemporalError)
+
+
+def test_running_and_not_running(engine):
+    result = check(engine, "The server is both running and not running.")
+    [flag] = _flags(result, H.LogicalInconsistency)
+    assert flag.confidence == 0.95
+
+
+def test_two_values_for_one_attribute(engine):
+    result = check(
+        engine, "John's email is john.smith@company.com and his email is jsmith@company.com."
+    )
+    assert _flags(result, H.LogicalInconsistency)
+
+
+def test_hedging_lowers_and_certainty_raises(engine):
+    plain = _flags(check(engine, "Rebecca Stone leads the team."), H.NonexistentEntity)[0]
+    hedged = _flags(check(engine, "I think Rebecca Stone leads the team."), H.NonexistentEntity)[0]
+    sure = _flags(check(engine, "Rebecca Stone definitely leads the team."), H.NonexistentEntity)[0]
+    assert hedged.confidence < plain.confidence < sure.confidence

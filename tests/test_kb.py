@@ -1,0 +1,90 @@
+"""Loading KBs from JSON, CSV tables and triples, and inferring the schema."""
+
+from __future__ import annotations
+
+import json
+
+from replyguard.kb import kb_from_rows, load_kb, name_cues
+from replyguard.models import Cardinality, ValueType
+
+
+def test_json_document_with_attribute_metadata(tmp_path):
+    path = tmp_path / "kb.json"
+    path.write_text(
+        json.dumps(
+            {
+                "entities": [
+                    {
+                        "id": "E1",
+                        "name": "Ada Park",
+                        "type": "Person",
+                        "attributes": {
+                            "join_date": {"value": 2019, "confidence": 0.9, "source": "HR"},
+                            "skills": ["python", "sql"],
+                        },
+                    }
+                ]
+            }
+        )
+    )
+    kb = load_kb(path)
+    av = kb.entities[0].attribute("join_date")
+    assert (av.value, av.confidence, av.source) == (2019, 0.9, "HR")
+    assert kb.entities[0].attribute("skills").confidence == 1.0
+    assert kb.attribute_schema["skills"].cardinality == Cardinality.many
+    assert kb.attribute_schema["join_date"].value_type == ValueType.year
+
+
+def test_csv_table_one_row_per_entity(tmp_path):
+    path = tmp_path / "people.csv"
+    path.write_text(
+        "name,aliases,Email Address,department,phone\n"
+        "Ada Park,Ada,ada@x.com,Research,617-555-0100\n"
+        "Bo Li,,bo@x.com,Research | Sales,617-555-0101\n"
+    )
+    kb = load_kb(path)
+    assert [e.id for e in kb.entities] == ["R1", "R2"]
+    assert kb.entities[0].aliases == ["Ada"]
+    assert kb.entities[1].attributes["department"] == ["Research", "Sales"]
+    schema = kb.attribute_schema
+    assert schema["Email_Address"].value_type == ValueType.email
+    assert schema["phone"].value_type == ValueType.phone
+    assert "email address" in schema["Email_Address"].cues
+
+
+def test_triples_file(tmp_path):
+    path = tmp_path / "facts.tsv"
+    path.write_text(
+        "# comment\nE1\tname\tAda Park\nE1\ttype\tPerson\nE1\talias\tAda\n"
+        "E1\tcity\tBoston\nE1\tcity\tDenver\nE2\tname\tBo Li\nE2\tmanager\tAda Park\n"
+    )
+    kb = load_kb(path)
+    ada = kb.entities[0]
+    assert (ada.name, ada.type.value, ada.aliases) == ("Ada Park", "Person", ["Ada"])
+    assert ada.attributes["city"] == ["Boston", "Denver"]
+    assert kb.attribute_schema["manager"].value_type == ValueType.entity
+
+
+def test_rows_infer_types_and_enums():
+    rows = [
+        {"event": f"meeting {i}", "time": t, "date": d, "room": r}
+        for i, (t, d, r) in enumerate(
+            [
+                ("2pm", "monday", "100"),
+                ("9am", "friday", "101"),
+                ("11am", "tuesday", "100"),
+                ("3pm", "monday", "101"),
+            ]
+        )
+    ]
+    kb = kb_from_rows(rows, name_column="event")
+    schema = kb.attribute_schema
+    assert schema["time"].value_type == ValueType.time
+    assert schema["date"].value_type == ValueType.date
+    assert kb.entities[0].name == "meeting 0"
+
+
+def test_cues_read_off_attribute_names():
+    assert name_cues("join_date") == ["join date", "join", "joined", "joins"]
+    assert name_cues("department") == ["department"]
+    assert name_cues("traffic_info")[0] == "traffic info"
