@@ -3,7 +3,7 @@
 Atom shapes (strings are MeTTa strings, names in capitals are symbols):
   &kb        (entity E42 Person) (name E42 "John Smith") (alias E42 "John")
              (gender E42 Masculine) (attr E42 email "john.smith@company.com")
-             (attr-key E42 email "john.smith@company.com")  ; normalised comparison key
+             (held-by email v:john.smith@company.com E42)  ; by normalised key: who holds it
              (attr-confidence E42 join_date 0.95) (attr-source E42 join_date "HR record")
              (attr-type email email) (cardinality department one) (cue department "works in")
   &dialogue  (turn T3 user "John works in Engineering.")
@@ -11,6 +11,9 @@ Atom shapes (strings are MeTTa strings, names in capitals are symbols):
   &reply     (claim C1 E42 email "john.s@company.org" (Span 22 40) Cue Direct)
              (validation C1 (Contradicted 1.0)) (flag F1 ContradictsFact 0.95 (Span 22 40))
 Typed values are normalised in Python before they become keys, so rules compare like with like.
+A key is a symbol (`v:` and the key, percent-encoded where a symbol cannot hold a character)
+because hyperon indexes symbols but compares strings one by one: looking a value up by a symbol
+key stays fast however large the KB.
 """
 
 from __future__ import annotations
@@ -23,11 +26,19 @@ from hyperon import E, GroundingSpaceRef, S, V
 from hyperon.atoms import Atom
 
 from replyguard.metta_host import from_atom, to_atom
-from replyguard.models import KnowledgeBase, PostprocessedResponse
+from replyguard.models import AttributeSchema, KnowledgeBase, PostprocessedResponse
 
 if TYPE_CHECKING:
     from replyguard.stages.context import CallContext
 from replyguard.values import value_key
+
+_SYMBOL_SAFE = re.compile(r"[^A-Za-z0-9._:@+\-]")
+
+
+def key_symbol(key: str) -> Atom:
+    """A comparison key as an indexable symbol: "john smith" -> v:john%20smith."""
+    encoded = _SYMBOL_SAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), key)
+    return S("v:" + encoded)
 
 
 def _fact(head: str, *args: object) -> Atom:
@@ -35,6 +46,7 @@ def _fact(head: str, *args: object) -> Atom:
 
 
 def kb_atoms(kb: KnowledgeBase) -> Iterator[Atom]:
+    holders: dict[tuple[str, str], int] = {}
     for attribute, spec in kb.attribute_schema.items():
         yield _fact("attr-type", S(attribute), S(spec.value_type.value))
         yield _fact("cardinality", S(attribute), S(spec.cardinality.value))
@@ -57,12 +69,16 @@ def kb_atoms(kb: KnowledgeBase) -> Iterator[Atom]:
             values = av.value if isinstance(av.value, list) else [av.value]
             for v in values:
                 text = str(v)
+                key = value_key(spec.value_type, text)
                 yield _fact("attr", eid, S(attribute), text)
-                yield _fact("attr-key", eid, S(attribute), value_key(spec.value_type, text))
+                yield _fact("held-by", S(attribute), key_symbol(key), eid)
+                holders[(attribute, key)] = holders.get((attribute, key), 0) + 1
             if av.confidence != 1.0:
                 yield _fact("attr-confidence", eid, S(attribute), av.confidence)
             if av.source:
                 yield _fact("attr-source", eid, S(attribute), av.source)
+    for (attribute, key), count in holders.items():
+        yield _fact("holders", S(attribute), key_symbol(key), count)
 
 
 def load_kb_space(space: GroundingSpaceRef, kb: KnowledgeBase) -> int:
@@ -102,18 +118,30 @@ def kb_source(space: GroundingSpaceRef, entity_id: str, attribute: str) -> str |
     return str(found[0]) if found else None
 
 
+def holder_count(space: GroundingSpaceRef, attribute: str, key: str) -> int:
+    """How many entities hold this value of the attribute (read from a `holders` atom)."""
+    found = _bound(space, E(S("holders"), S(attribute), key_symbol(key), V("n")), "n")
+    return int(found[0]) if found else 0  # type: ignore[call-overload]
+
+
 def value_holders(space: GroundingSpaceRef, attribute: str, key: str) -> list[str]:
     """Entities whose attribute holds a value with this comparison key."""
-    return [
-        str(e) for e in _bound(space, E(S("attr-key"), V("e"), S(attribute), to_atom(key)), "e")
-    ]
+    pattern = E(S("held-by"), S(attribute), key_symbol(key), V("e"))
+    return [str(e) for e in _bound(space, pattern, "e")]
 
 
-def attributes_holding(space: GroundingSpaceRef, entity_id: str, key: str) -> list[str]:
+def attributes_holding(
+    space: GroundingSpaceRef, entity_id: str, key: str, schema: dict[str, AttributeSchema]
+) -> list[str]:
     """Attributes of an entity that hold a value with this comparison key."""
-    return [
-        str(a) for a in _bound(space, E(S("attr-key"), S(entity_id), V("a"), to_atom(key)), "a")
-    ]
+    found = []
+    for bindings in space.query(E(S("attr"), S(entity_id), V("a"), V("v"))):
+        attribute = str(bindings["a"])
+        spec = schema.get(attribute)
+        value = str(from_atom(bindings["v"]))
+        if spec is not None and value_key(spec.value_type, value) == key:
+            found.append(attribute)
+    return found
 
 
 def dialogue_atoms(ctx: CallContext) -> Iterator[Atom]:

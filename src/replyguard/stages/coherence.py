@@ -182,7 +182,8 @@ def _coverage_evidence(
     if qtype == QuestionType.Statement:
         return (
             Sym("StatementEvidence"),
-            _relevance(ctx) >= 0.3 or bool(reply.lexed.markers_of("affirmative-marker")),
+            round(_relevance(ctx), 4),
+            bool(reply.lexed.markers_of("affirmative-marker")),
         )
     focus_value = (
         any(
@@ -417,11 +418,12 @@ def _reference(engine: Engine, ctx: CallContext) -> ReferenceConsistencyResult:
     counted = 0
     for reading in ctx.reply.pronouns:
         lexeme: Lexeme = reading.lexeme
-        if lexeme.pronoun in ("it", "its", "itself") and not reading.candidates:
-            continue  # expletive "it" ("it is raining") refers to nothing
+        neuter = engine.words.pronouns[lexeme.pronoun or ""].gender == "Neuter"
+        verdict = engine.host.value("pronoun-verdict", len(reading.candidates), neuter)
+        if verdict == "Expletive":
+            continue
         counted += 1
         names = [c.name for c in reading.candidates]
-        verdict = engine.host.value("pronoun-verdict", len(reading.candidates))
         if verdict == "Resolved":
             resolved += 1
         span = Span(start=lexeme.start, end=lexeme.end)

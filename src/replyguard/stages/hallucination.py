@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
-from replyguard.atoms import attributes_holding, value_holders
+from replyguard.atoms import attributes_holding, holder_count, value_holders
 from replyguard.metta_host import Sym
 from replyguard.models import Evidence, HallucinationFlag, HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
@@ -21,10 +21,10 @@ from replyguard.stages.temporal_checks import temporal_candidates
 from replyguard.text.lexer import Lexeme
 from replyguard.values import fold, value_key
 
+_NAMED_HOLDERS = 5
+
 if TYPE_CHECKING:
     from replyguard.engine import Engine
-
-_MANY_ATTRIBUTES = 10
 
 
 def detect_hallucinations(engine: Engine, ctx: CallContext) -> list[HallucinationFlag]:
@@ -150,29 +150,37 @@ def _claim_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
 
 
 def _wrong_attribute(engine: Engine, record: ClaimRecord) -> list[Candidate]:
+    """The claimed value is someone else's (a mix-up) or another attribute's of the subject."""
     attached = record.attached
     key = value_key(ValueType(record.value_type), attached.value.text)
     span = record.model.span
-    others = [
-        e
-        for e in value_holders(engine.host.kb, attached.predicate, key)
-        if e != attached.subject_id
-    ]
-    if others:
-        owner = engine.index.entities[others[0]].name
+    holders = holder_count(engine.host.kb, attached.predicate, key)
+    # Only a rare value names who it belongs to; listing a value 1,000 people share costs time.
+    others = (
+        [
+            e
+            for e in value_holders(engine.host.kb, attached.predicate, key)
+            if e != attached.subject_id
+        ]
+        if 0 < holders <= _NAMED_HOLDERS
+        else []
+    )
+    if holders and (others or holders > _NAMED_HOLDERS):
+        owner = engine.index.entities[others[0]].name if others else f"{holders} entities'"
         return [
             Candidate(
                 HallucinationType.WrongAttribute,
-                Sym("ValueOfAnotherEntity"),
+                (Sym("ValueOfAnotherEntity"), holders),
                 span,
-                f"'{attached.value.text}' is {owner}'s {attached.predicate}",
+                f"'{attached.value.text}' is {owner}'s {attached.predicate}".replace("''s", "'"),
                 support=[
                     Evidence(
                         kind="kb",
-                        entity_id=others[0],
+                        entity_id=e,
                         attribute=attached.predicate,
                         value=attached.value.text,
                     )
+                    for e in others[:3]
                 ],
             )
         ]
@@ -180,7 +188,9 @@ def _wrong_attribute(engine: Engine, record: ClaimRecord) -> list[Candidate]:
         return []
     elsewhere = [
         a
-        for a in attributes_holding(engine.host.kb, attached.subject_id, key)
+        for a in attributes_holding(
+            engine.host.kb, attached.subject_id, key, engine.kb.attribute_schema
+        )
         if a != attached.predicate
     ]
     if elsewhere:
@@ -214,12 +224,14 @@ def _fabricated(engine: Engine, ctx: CallContext, record: ClaimRecord) -> list[C
     entity = engine.index.entities[attached.subject_id]
     if attached.predicate in entity.attributes:
         return []
-    similar = any(fuzz.ratio(attached.predicate, a) >= 70 for a in entity.attributes)
+    similarity = max(
+        (fuzz.ratio(attached.predicate, a) / 100 for a in entity.attributes), default=0.0
+    )
     evidence = (
         Sym("MissingAttribute"),
-        len(entity.attributes) > _MANY_ATTRIBUTES,
+        len(entity.attributes),
         attached.predicate in engine.words.common_attributes,
-        similar,
+        round(similarity, 2),
     )
     return [
         Candidate(

@@ -102,20 +102,24 @@ class Reader:
         self.index = index
         self.words = words
         self.lexer = Lexer(index, words, fuzzy_cutoff=fuzzy_cutoff, is_common_word=is_common_word)
-        self._cache: OrderedDict[tuple[str, str], LexedText] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str], tuple[LexedText, list[list[ClaimDraft]]]] = (
+            OrderedDict()
+        )
 
-    def lex(self, text: str, reference: datetime) -> LexedText:
-        """Lexing is the costly part and depends only on the text and the day, so it is cached."""
+    def parse(self, text: str, reference: datetime) -> tuple[LexedText, list[list[ClaimDraft]]]:
+        """Lexemes and each sentence's claim drafts. They depend only on the text and the day
+        (not on what is in focus), so a turn seen before costs a dictionary lookup."""
         key = (text, reference.date().isoformat())
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
         lexed = self.lexer.lex(text, reference)
-        self._cache[key] = lexed
+        parsed = (lexed, [extract_drafts(row) for row in lexed.sentence_lexemes])
+        self._cache[key] = parsed
         if len(self._cache) > _LEX_CACHE_SIZE:
             self._cache.popitem(last=False)
-        return lexed
+        return parsed
 
     def referent_for(self, entity_id: str) -> Referent:
         entity = self.index.entities[entity_id]
@@ -143,16 +147,16 @@ class Reader:
         )
 
     def read(self, text: str, reference: datetime, resolver: ReferenceResolver) -> ReadText:
-        lexed = self.lex(text, reference)
+        lexed, drafts = self.parse(text, reference)
         out = ReadText(lexed)
         chosen: dict[int, Referent] = {}  # id(lexeme) -> the referent its subject means
-        for row in lexed.sentence_lexemes:
+        for row, row_drafts in zip(lexed.sentence_lexemes, drafts, strict=True):
             previous: Lexeme | None = None
             for lexeme in row:
                 self._observe(lexeme, previous, resolver, out, chosen)
                 previous = lexeme
             ambiguous = {id(p.lexeme) for p in out.pronouns if len(p.candidates) > 1}
-            for draft in extract_drafts(row):
+            for draft in row_drafts:
                 claim = self._attach(draft, chosen, ambiguous)
                 if claim is not None:
                     out.claims.append(claim)
@@ -190,11 +194,11 @@ class Reader:
         """Of several entities sharing a name, the one most in focus, else the first listed."""
         if len(lexeme.entity_ids) == 1:
             return lexeme.entity_ids[0]
-        in_focus = {r.key: r for r in resolver.in_focus()}
-        ranked = sorted(
-            lexeme.entity_ids, key=lambda e: -(in_focus[e].salience if e in in_focus else 0.0)
-        )
-        return ranked[0]
+        ids = set(lexeme.entity_ids)
+        focused = [r for r in resolver.in_focus() if r.key in ids]
+        if not focused:
+            return lexeme.entity_ids[0]
+        return max(focused, key=lambda r: (r.salience, r.order)).key
 
     def _attach(
         self, draft: ClaimDraft, chosen: dict[int, Referent], ambiguous: set[int]
