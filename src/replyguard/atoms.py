@@ -47,6 +47,7 @@ def _fact(head: str, *args: object) -> Atom:
 
 def kb_atoms(kb: KnowledgeBase) -> Iterator[Atom]:
     holders: dict[tuple[str, str], int] = {}
+    attribute_symbols: dict[str, Atom] = {}
     for attribute, spec in kb.attribute_schema.items():
         yield _fact("attr-type", S(attribute), S(spec.value_type.value))
         yield _fact("cardinality", S(attribute), S(spec.cardinality.value))
@@ -63,22 +64,22 @@ def kb_atoms(kb: KnowledgeBase) -> Iterator[Atom]:
         if entity.number is not None:
             yield _fact("number", eid, S(entity.number.value))
         for attribute in entity.attributes:
-            av = entity.attribute(attribute)
-            assert av is not None
-            spec = kb.attribute_schema[attribute]
-            values = av.value if isinstance(av.value, list) else [av.value]
+            values, confidence, source = entity.values_of(attribute)
+            value_type = kb.attribute_schema[attribute].value_type
+            symbol = attribute_symbols.setdefault(attribute, S(attribute))
             for v in values:
                 text = str(v)
-                key = value_key(spec.value_type, text)
-                yield _fact("attr", eid, S(attribute), text)
-                yield _fact("held-by", S(attribute), key_symbol(key), eid)
+                key = value_key(value_type, text)
+                yield _fact("attr", eid, symbol, text)
+                yield _fact("held-by", symbol, key_symbol(key), eid)
                 holders[(attribute, key)] = holders.get((attribute, key), 0) + 1
-            if av.confidence != 1.0:
-                yield _fact("attr-confidence", eid, S(attribute), av.confidence)
-            if av.source:
-                yield _fact("attr-source", eid, S(attribute), av.source)
+            if confidence != 1.0:
+                yield _fact("attr-confidence", eid, symbol, confidence)
+            if source:
+                yield _fact("attr-source", eid, symbol, source)
     for (attribute, key), count in holders.items():
-        yield _fact("holders", S(attribute), key_symbol(key), count)
+        if count > 1:  # one holder is the default: no atom for each of 100k unique emails
+            yield _fact("holders", S(attribute), key_symbol(key), count)
 
 
 def load_kb_space(space: GroundingSpaceRef, kb: KnowledgeBase) -> int:
@@ -119,9 +120,11 @@ def kb_source(space: GroundingSpaceRef, entity_id: str, attribute: str) -> str |
 
 
 def holder_count(space: GroundingSpaceRef, attribute: str, key: str) -> int:
-    """How many entities hold this value of the attribute (read from a `holders` atom)."""
+    """How many entities hold this value of the attribute (a `holders` atom, else 0 or 1)."""
     found = _bound(space, E(S("holders"), S(attribute), key_symbol(key), V("n")), "n")
-    return int(found[0]) if found else 0  # type: ignore[call-overload]
+    if found:
+        return int(found[0])  # type: ignore[call-overload]
+    return len(value_holders(space, attribute, key))
 
 
 def value_holders(space: GroundingSpaceRef, attribute: str, key: str) -> list[str]:

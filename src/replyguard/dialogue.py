@@ -16,7 +16,6 @@ from replyguard.models import QUD, DialogueState, QuestionType, Topic, Turn
 from replyguard.text.analysis import Reader, ReadText
 from replyguard.text.questions import QuestionForm, classify_question
 from replyguard.text.references import ReferenceResolver, Referent
-from replyguard.text.words import content_stems
 from replyguard.values import fold
 
 
@@ -90,7 +89,7 @@ def derive_context(
             referent = reader.name_referent(name, None)
             last_mention[referent.key] = (index, _with_order(referent, order))
             context.known_names.add(fold(name.text))
-        for stem in content_stems([t.text for t in reading.lexed.tokens]):
+        for stem in reading.lexed.stems:
             topic_seen[stem] = index
         _update_quds(context.qud_stack, turn, form, reading)
     last = len(turns) - 1

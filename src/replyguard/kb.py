@@ -204,11 +204,7 @@ def _cell(value: object) -> Scalar | list[Scalar] | None:
 def attribute_values(kb: KnowledgeBase, attribute: str) -> list[str]:
     out: list[str] = []
     for entity in kb.entities:
-        av = entity.attribute(attribute)
-        if av is None:
-            continue
-        values = av.value if isinstance(av.value, list) else [av.value]
-        out.extend(str(v) for v in values)
+        out.extend(str(v) for v in entity.values_of(attribute)[0])
     return out
 
 
@@ -251,8 +247,7 @@ def _infer_type(kb: KnowledgeBase, attribute: str, entity_names: set[str]) -> Va
 
 def _infer_cardinality(kb: KnowledgeBase, attribute: str) -> Cardinality:
     for entity in kb.entities:
-        av = entity.attribute(attribute)
-        if av is not None and isinstance(av.value, list) and len(av.value) > 1:
+        if len(entity.values_of(attribute)[0]) > 1:
             return Cardinality.many
     return Cardinality.one
 

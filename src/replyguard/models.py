@@ -107,6 +107,17 @@ class Entity(_Input):
             return None
         return raw if isinstance(raw, AttributeValue) else AttributeValue(value=raw)
 
+    def values_of(self, name: str) -> tuple[list[Scalar], float, str | None]:
+        """(values, confidence, source) of an attribute, without building a model per call."""
+        raw = self.attributes.get(name)
+        if isinstance(raw, AttributeValue):
+            value, confidence, source = raw.value, raw.confidence, raw.source
+        else:
+            value, confidence, source = raw, 1.0, None
+        if value is None:
+            return [], confidence, source
+        return (value if isinstance(value, list) else [value]), confidence, source
+
 
 class AttributeSchema(_Input):
     value_type: ValueType = ValueType.text

@@ -235,7 +235,7 @@ def _relevance(ctx: CallContext) -> float:
     """Lexical relevance: the question's focus words (the subject after the verb) weigh 0.6, the
     overlap of the remaining content words (cosine over word sets) 0.4."""
     query_words = [t.text for t in ctx.query_reading.lexed.tokens]
-    reply_stems = set(content_stems([t.text for t in ctx.reply.lexed.tokens]))
+    reply_stems = set(ctx.reply.lexed.stems)
     reply_stems |= {m.entity_id for m in ctx.reply.mentions}
     focus = _focus_words(query_words)
     form = classify_question(ctx.query)
@@ -284,7 +284,7 @@ def _focus_words(words: list[str]) -> list[str]:
 def _topic(engine: Engine, ctx: CallContext) -> TopicConsistencyResult:
     topics = ctx.dialogue.topics
     activation = {k: t.activation for t in topics for k in t.keywords}
-    reply_stems = content_stems([t.text for t in ctx.reply.lexed.tokens])
+    reply_stems = ctx.reply.lexed.stems
     related = [s for s in reply_stems if s in activation]
     share = len(related) / len(reply_stems) if reply_stems else 1.0
     best = max((activation[s] for s in related), default=0.0)

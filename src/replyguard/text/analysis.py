@@ -105,6 +105,7 @@ class Reader:
         self._cache: OrderedDict[tuple[str, str], tuple[LexedText, list[list[ClaimDraft]]]] = (
             OrderedDict()
         )
+        self._id_sets: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
 
     def parse(self, text: str, reference: datetime) -> tuple[LexedText, list[list[ClaimDraft]]]:
         """Lexemes and each sentence's claim drafts. They depend only on the text and the day
@@ -172,6 +173,8 @@ class Reader:
     ) -> None:
         if lexeme.cat == "ENT":
             entity_id = self._pick_entity(lexeme, resolver)
+            if entity_id is None:
+                return  # "John" among many Johns, none in focus: who is meant is unknown
             referent = self.referent_for(entity_id)
             resolver.observe(referent)
             chosen[id(lexeme)] = referent
@@ -190,15 +193,23 @@ class Reader:
             if candidates:
                 chosen[id(lexeme)] = candidates[0]
 
-    def _pick_entity(self, lexeme: Lexeme, resolver: ReferenceResolver) -> str:
-        """Of several entities sharing a name, the one most in focus, else the first listed."""
+    def _pick_entity(self, lexeme: Lexeme, resolver: ReferenceResolver) -> str | None:
+        """Of several entities sharing a name, the one most in focus; None when none is (a
+        claim about an unknown one of many people would be checked against the wrong one)."""
         if len(lexeme.entity_ids) == 1:
             return lexeme.entity_ids[0]
-        ids = set(lexeme.entity_ids)
+        ids = self._id_set(lexeme.entity_ids)
         focused = [r for r in resolver.in_focus() if r.key in ids]
         if not focused:
-            return lexeme.entity_ids[0]
+            return None
         return max(focused, key=lambda r: (r.salience, r.order)).key
+
+    def _id_set(self, ids: tuple[str, ...]) -> frozenset[str]:
+        """The ids sharing a name as a set, kept per tuple (a first name may have thousands)."""
+        cached = self._id_sets.get(id(ids))
+        if cached is None or cached[0] is not ids:
+            cached = self._id_sets[id(ids)] = (ids, frozenset(ids))
+        return cached[1]
 
     def _attach(
         self, draft: ClaimDraft, chosen: dict[int, Referent], ambiguous: set[int]
@@ -212,6 +223,8 @@ class Reader:
                 return None
             resolution = "AmbiguousPronoun" if id(subject.lexeme) in ambiguous else "Pronoun"
         elif subject.kind == "entity":
+            if referent is None:
+                return None  # an ambiguous name
             resolution = "Fuzzy" if subject.lexeme.fuzzy else "Direct"
         else:
             resolution = "Unknown"

@@ -16,6 +16,7 @@ from replyguard.models import ValueType
 from replyguard.text.lexicon import KBIndex, NameHit, WordLists
 from replyguard.text.temporal import TemporalMention, find_temporal
 from replyguard.text.tokens import Sentence, Token, split_sentences, tokenize
+from replyguard.text.words import content_stems
 from replyguard.values import fold, value_key
 
 _TOKEN_VALUE_TYPES = {
@@ -123,6 +124,14 @@ class LexedText:
     markers: list[Marker]
     temporal: list[TemporalMention]
     sentence_lexemes: list[list[Lexeme]] = field(default_factory=list)
+    _stems: list[str] | None = field(default=None, repr=False)
+
+    @property
+    def stems(self) -> list[str]:
+        """Content stems of the whole text (see text/words.py), computed once."""
+        if self._stems is None:
+            self._stems = content_stems([t.text for t in self.tokens])
+        return self._stems
 
     def markers_of(self, kind: str) -> list[Marker]:
         return [m for m in self.markers if m.kind == kind]
@@ -141,6 +150,7 @@ class Lexer:
         self.words = words
         self.fuzzy_cutoff = fuzzy_cutoff
         self._common = is_common_word or (lambda w: False)
+        self._owners: dict[int, tuple[tuple[NameHit, ...], tuple[str, ...], bool]] = {}
 
     def lex(self, text: str, reference: datetime) -> LexedText:
         tokens = tokenize(text)
@@ -227,22 +237,19 @@ class Lexer:
 
     def _from_table(self, tokens, i, j, cat, payload, candidates, previous) -> Lexeme | None:  # noqa: ANN001
         if cat == "ENT":
-            hits: list[NameHit] = payload
-            if all(h.implicit for h in hits) and not tokens[i].is_capitalised:
+            ids, implicit = self._name_owners(payload)
+            if implicit and not tokens[i].is_capitalised:
                 return None
             value_hit = next((c for c in candidates if c[1] == "VAL" and c[0] == j - i), None)
             if value_hit is not None and _expects_value(previous):
                 return self._known_value(tokens, i, j, value_hit[2])
-            ids = tuple(dict.fromkeys(h.entity_id for h in hits))
             if (
                 j - i == 1
                 and not tokens[i].is_capitalised
                 and fold(tokens[i].text) in _FUNCTION_WORDS
             ):
                 return None
-            return _lexeme(
-                tokens, i, j, "ENT", entity_ids=ids, implicit_name=all(h.implicit for h in hits)
-            )
+            return _lexeme(tokens, i, j, "ENT", entity_ids=ids, implicit_name=implicit)
         if cat == "VAL":
             return self._known_value(tokens, i, j, payload)
         if cat == "CUE":
@@ -253,12 +260,19 @@ class Lexer:
                 return _lexeme(tokens, i, j, lex_cat)
         return None
 
+    def _name_owners(self, hits: tuple[NameHit, ...]) -> tuple[tuple[str, ...], bool]:
+        """Entity ids sharing a name, and whether it is only ever an implicit first/last name.
+        Remembered per phrase: a first name can be shared by thousands of people."""
+        cached = self._owners.get(id(hits))
+        if cached is None or cached[0] is not hits:
+            ids = tuple(dict.fromkeys(h.entity_id for h in hits))
+            cached = self._owners[id(hits)] = (hits, ids, all(h.implicit for h in hits))
+        return cached[1], cached[2]
+
     def _known_value(self, tokens, i, j, payload) -> Lexeme:  # noqa: ANN001
-        attributes = tuple(dict.fromkeys(a for a, _ in payload))
-        vtype = self.index.attribute_type(attributes[0])
-        lexeme = self._value(tokens, i, j, vtype)
+        attributes = tuple(payload)
+        lexeme = self._value(tokens, i, j, self.index.attribute_type(attributes[0]))
         lexeme.attributes = attributes
-        lexeme.entity_ids = tuple(dict.fromkeys(e for _, e in payload))
         return lexeme
 
     def _value(self, tokens, i, j, vtype, temporal=None) -> Lexeme:  # noqa: ANN001

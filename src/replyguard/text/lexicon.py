@@ -43,31 +43,39 @@ class PhraseTable:
     """Longest-match lookup of token sequences; each phrase maps to a list of payloads."""
 
     def __init__(self) -> None:
-        self._entries: dict[PhraseKey, list[object]] = defaultdict(list)
+        # payloads as insertion-ordered dict keys: adding stays O(1) when thousands of entities
+        # share a phrase (a first name, a department)
+        self._entries: dict[PhraseKey, dict[object, None]] = defaultdict(dict)
+        self._frozen: dict[PhraseKey, tuple[object, ...]] = {}
         self._max_len: dict[str, int] = {}
 
     def add(self, phrase: str | PhraseKey, payload: object) -> None:
         key = phrase_key(phrase) if isinstance(phrase, str) else phrase
         if not key:
             return
-        bucket = self._entries[key]
-        if payload not in bucket:
-            bucket.append(payload)
+        self._entries[key][payload] = None
+        self._frozen.pop(key, None)
         if self._max_len.get(key[0], 0) < len(key):
             self._max_len[key[0]] = len(key)
 
-    def longest(self, words: Sequence[str], i: int) -> tuple[int, list[object]] | None:
+    def _payloads(self, key: PhraseKey) -> tuple[object, ...]:
+        frozen = self._frozen.get(key)
+        if frozen is None:
+            frozen = self._frozen[key] = tuple(self._entries.get(key, ()))
+        return frozen
+
+    def longest(self, words: Sequence[str], i: int) -> tuple[int, tuple[object, ...]] | None:
         longest = self._max_len.get(words[i])
         if longest is None:
             return None
         for n in range(min(longest, len(words) - i), 0, -1):
-            hit = self._entries.get(tuple(words[i : i + n]))
-            if hit:
-                return n, hit
+            key = tuple(words[i : i + n])
+            if key in self._entries:
+                return n, self._payloads(key)
         return None
 
-    def get(self, phrase: str) -> list[object]:
-        return self._entries.get(phrase_key(phrase), [])
+    def get(self, phrase: str) -> tuple[object, ...]:
+        return self._payloads(phrase_key(phrase))
 
     def __contains__(self, phrase: str) -> bool:
         return phrase_key(phrase) in self._entries
@@ -157,7 +165,7 @@ class KBIndex:
         self.entities = {e.id: e for e in kb.entities}
         self.schema = kb.attribute_schema
         self.names = PhraseTable()
-        self.values = PhraseTable()  # payload: (attribute, entity_id)
+        self.values = PhraseTable()  # payload: the attributes holding the value
         self.cues = PhraseTable()  # payload: attribute
         self._fuzzy_blocks: dict[str, list[str]] = defaultdict(list)
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
@@ -187,12 +195,10 @@ class KBIndex:
             spec = self.schema.get(attribute)
             if spec is not None and spec.value_type in SHAPED_TYPES:
                 continue
-            av = entity.attribute(attribute)
-            values = av.value if isinstance(av.value, list) else [av.value]
-            for v in values:
+            for v in entity.values_of(attribute)[0]:
                 key = phrase_key(str(v))
                 if 0 < len(key) <= MAX_VALUE_TOKENS:
-                    self.values.add(key, (attribute, entity.id))
+                    self.values.add(key, attribute)
 
     def fuzzy_name(self, text: str, cutoff: float) -> tuple[str, list[str], float] | None:
         """The KB name most like text (a likely misspelling), its owners, and the similarity."""

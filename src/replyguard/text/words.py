@@ -6,6 +6,8 @@ Lexical overlap is the default measure of relevance (DESIGN §5.1); stems let "s
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 STOPWORDS = frozenset(
     "a an the this that these those there here it its i you he she we they me him her us them my "
     "your our their his hers mine yours ours theirs is are was were be been being am will would "
@@ -20,6 +22,7 @@ STOPWORDS = frozenset(
 _SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "ly", "s", "e")
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     w = word.lower().strip("'’")
     for suffix in _SUFFIXES:
