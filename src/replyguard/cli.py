@@ -7,6 +7,7 @@ traceback (set REPLYGUARD_DEBUG=1 to see one for an internal error).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -16,6 +17,11 @@ from replyguard.errors import ReplyguardError
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 70
+
+
+# Modules that add their own subcommands: each has register(subparsers) and sets
+# `handler=run` on its parser, with run(args) -> exit status.
+COMMAND_MODULES: tuple[str, ...] = ()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -55,8 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     rules_check.add_argument("dir", nargs="?", help="user rules directory")
 
-    schema = sub.add_parser("schema", help="print the JSON schema of case files")
-    del schema
+    sub.add_parser("schema", help="print the JSON schema of case files")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
     return p
 
 
@@ -117,7 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handlers = {"check": _check, "bench": _bench, "rules": _rules, "schema": _schema}
     try:
-        return handlers[args.command](args)
+        handler = getattr(args, "handler", None) or handlers[args.command]
+        return handler(args)
     except ReplyguardError as exc:
         print(f"replyguard: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
