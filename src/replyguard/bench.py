@@ -123,8 +123,11 @@ def synthetic_kb(size: int, seed: int = 7) -> KnowledgeBase:
     )
 
 
-def synthetic_case(kb: KnowledgeBase, rng: random.Random) -> tuple[str, str, DialogueState]:
-    """One ~60-word reply with ~4 claims about a person the 20-turn dialogue has discussed."""
+def synthetic_case(
+    kb: KnowledgeBase, rng: random.Random, *, turns: int = 20, repeat: int = 1
+) -> tuple[str, str, DialogueState]:
+    """A ~50-word reply with ~5 claims (repeated `repeat` times, about other people) about a
+    person a `turns`-turn dialogue has discussed."""
     person = rng.choice(kb.entities[: min(len(kb.entities), 500)])
     other = rng.choice(kb.entities[: min(len(kb.entities), 500)])
     attrs = person.attributes
@@ -132,18 +135,18 @@ def synthetic_case(kb: KnowledgeBase, rng: random.Random) -> tuple[str, str, Dia
     dept = rng.choice(DEPARTMENTS) if wrong else attrs["department"]
     year = int(attrs["join_date"]) + (rng.randint(1, 3) if wrong else 0)
     she, her = ("she", "her") if person.gender == "Feminine" else ("he", "his")
-    turns = []
+    history = []
     topics = ["the quarterly budget", "the team offsite", "the hiring plan", "the new office"]
-    for t in range(20):
+    for t in range(turns):
         if t % 2 == 0:
             subject = person if t % 4 == 0 else other
             text = (
                 f"Can you remind me what {subject.name.split()[0]} said about "
                 f"{rng.choice(topics)} last week?"
             )
-            turns.append(Turn(id=f"T{t + 1}", speaker="user", text=text))
+            history.append(Turn(id=f"T{t + 1}", speaker="user", text=text))
         else:
-            turns.append(
+            history.append(
                 Turn(
                     id=f"T{t + 1}",
                     speaker="assistant",
@@ -152,14 +155,31 @@ def synthetic_case(kb: KnowledgeBase, rng: random.Random) -> tuple[str, str, Dia
                 )
             )
     query = f"What do we know about {person.name}?"
-    reply = (
+    parts = [_reply(person, other, dept, year, she, her)]
+    for _ in range(repeat - 1):
+        extra = rng.choice(kb.entities[: min(len(kb.entities), 500)])
+        pronouns = ("she", "her") if extra.gender == "Feminine" else ("he", "his")
+        parts.append(
+            _reply(
+                extra,
+                person,
+                extra.attributes["department"],
+                int(extra.attributes["join_date"]),
+                *pronouns,
+            )
+        )
+    return " ".join(parts), query, DialogueState(turns=history)
+
+
+def _reply(person: Entity, other: Entity, dept: object, year: int, she: str, her: str) -> str:
+    attrs = person.attributes
+    return (
         f"{person.name}'s email is {attrs['email']} and {she} works in the {dept} "
         f"department. {she.capitalize()} joined the company in {year} and is based in "
         f"{attrs['location']}. According to the directory, {her} title is {attrs['title']}, "
         f"and {she} often works with {other.name} on the quarterly budget and the hiring "
         f"plan for next year."
     )
-    return reply, query, DialogueState(turns=turns)
 
 
 def measure(size: int, replies: int, seed: int = 11) -> dict[str, object]:
@@ -198,6 +218,34 @@ def measure(size: int, replies: int, seed: int = 11) -> dict[str, object]:
         "stage_p50_ms": {k: round(statistics.median(v), 2) for k, v in stages.items()},
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
+
+
+def measure_scaling(size: int, replies: int, seed: int = 13) -> list[dict[str, object]]:
+    """p50/p95 as the reply and the dialogue grow, at one KB size (one engine)."""
+    from replyguard.engine import Engine
+
+    kb = synthetic_kb(size)
+    engine = Engine(kb)
+    rows = []
+    for turns, repeat in ((20, 1), (20, 2), (20, 4), (5, 1), (80, 1), (200, 1)):
+        rng = random.Random(seed)
+        cases = [synthetic_case(kb, rng, turns=turns, repeat=repeat) for _ in range(replies)]
+        engine.postprocess(cases[0][0], cases[0][1], cases[0][2], reference_time=REFERENCE)
+        times = []
+        for reply, query, dialogue in cases:
+            t0 = time.perf_counter()
+            engine.postprocess(reply, query, dialogue, reference_time=REFERENCE)
+            times.append((time.perf_counter() - t0) * 1000)
+        times.sort()
+        rows.append(
+            {
+                "turns": turns,
+                "words_per_reply": len(cases[0][0].split()),
+                "p50_ms": round(statistics.median(times), 2),
+                "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2),
+            }
+        )
+    return rows
 
 
 def run_latency(sizes: list[int], replies: int) -> list[dict[str, object]]:

@@ -53,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     latency.add_argument("--replies", type=int, default=200, help="replies per size")
     latency.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
+    scaling = bench_sub.add_parser("scaling", help="latency as replies and dialogues grow")
+    scaling.add_argument("--size", type=int, default=10000, help="KB size in entities")
+    scaling.add_argument("--replies", type=int, default=100, help="replies per point")
 
     rules = sub.add_parser("rules", help="rule files")
     rules_sub = rules.add_subparsers(dest="rules", required=True, metavar="WHAT")
@@ -84,8 +87,18 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from replyguard.bench import format_table, run_latency
+    from replyguard.bench import format_table, measure_scaling, run_latency
 
+    if args.bench == "scaling":
+        if args.size < 1 or args.replies < 1:
+            raise ReplyguardError("--size and --replies must be positive")
+        print(f"{'turns':>6} {'words':>6} {'p50 ms':>7} {'p95 ms':>7}   ({args.size} entities)")
+        for row in measure_scaling(args.size, args.replies):
+            print(
+                f"{row['turns']:>6} {row['words_per_reply']:>6} {row['p50_ms']:>7} "
+                f"{row['p95_ms']:>7}"
+            )
+        return 0
     try:
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     except ValueError:
