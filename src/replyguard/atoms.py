@@ -22,14 +22,15 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from hyperon import E, GroundingSpaceRef, S, V
+from hyperon import E, GroundingSpaceRef, S, V, ValueAtom
 from hyperon.atoms import Atom
 
 from replyguard.metta_host import from_atom, to_atom
 from replyguard.models import AttributeSchema, KnowledgeBase, PostprocessedResponse
 
 if TYPE_CHECKING:
-    from replyguard.stages.context import CallContext
+    from replyguard.stages.context import CallContext, ClaimRecord
+    from replyguard.text.attachment import AttachedClaim
 from replyguard.values import value_key
 
 _SYMBOL_SAFE = re.compile(r"[^A-Za-z0-9._:@+\-]")
@@ -147,53 +148,74 @@ def attributes_holding(
     return found
 
 
+def span_atom(start: int, end: int) -> Atom:
+    """(Span START END) with whole-number offsets."""
+    return E(S("Span"), ValueAtom(start, "Number"), ValueAtom(end, "Number"))
+
+
+def claim_atom(record: ClaimRecord) -> Atom:
+    claim = record.model
+    subject = S(claim.subject_id) if claim.subject_id else claim.subject
+    span = span_atom(claim.span.start, claim.span.end)
+    return _fact(
+        "claim",
+        S(claim.id),
+        subject,
+        S(claim.predicate),
+        claim.object,
+        span,
+        S(record.attached.basis),
+        S(record.attached.resolution),
+    )
+
+
+def turn_claim_atom(turn_id: str | None, claim: AttachedClaim) -> Atom:
+    subject = S(claim.subject_id) if claim.subject_id else claim.subject_text
+    return _fact(
+        "turn-claim",
+        S(_safe_id(turn_id)),
+        subject,
+        S(claim.predicate),
+        claim.value.text,
+        claim.value.value_key or claim.value.text,
+    )
+
+
+def kb_fact_atoms(space: GroundingSpaceRef, entity_id: str, attribute: str) -> list[Atom]:
+    """The &kb atoms stating an entity's attribute: its values, confidence and source."""
+    out = []
+    for head in ("attr", "attr-confidence", "attr-source"):
+        for bindings in space.query(E(S(head), S(entity_id), S(attribute), V("x"))):
+            out.append(E(S(head), S(entity_id), S(attribute), bindings["x"]))
+    return out
+
+
 def dialogue_atoms(ctx: CallContext) -> Iterator[Atom]:
     for reading in ctx.dialogue.readings:
         turn = reading.turn
         yield _fact("turn", S(_safe_id(turn.id)), S(turn.role), turn.text)
         for claim in reading.reading.claims:
-            subject = S(claim.subject_id) if claim.subject_id else claim.subject_text
-            yield _fact(
-                "turn-claim",
-                S(_safe_id(turn.id)),
-                subject,
-                S(claim.predicate),
-                claim.value.text,
-                claim.value.value_key or claim.value.text,
-            )
+            yield turn_claim_atom(turn.id, claim)
 
 
 def reply_atoms(ctx: CallContext, result: PostprocessedResponse) -> Iterator[Atom]:
     """The reply's claims and every verdict on it, for the REPL and the trace."""
     for record in ctx.claims:
-        claim = record.model
-        subject = S(claim.subject_id) if claim.subject_id else claim.subject
-        span = E(S("Span"), to_atom(claim.span.start), to_atom(claim.span.end))
-        yield _fact(
-            "claim",
-            S(claim.id),
-            subject,
-            S(claim.predicate),
-            claim.object,
-            span,
-            S(record.attached.basis),
-            S(record.attached.resolution),
-        )
-        if claim.negated:
-            yield _fact("negated", S(claim.id))
+        yield claim_atom(record)
+        if record.model.negated:
+            yield _fact("negated", S(record.id))
         if record.validation is not None:
             status = record.validation.status
-            verdict = E(
-                S(status.kind), *(to_atom(v) for k, v in status.model_dump().items() if k != "kind")
-            )
-            yield _fact("validation", S(claim.id), verdict)
+            fields = (to_atom(v) for k, v in status.model_dump().items() if k != "kind")
+            yield _fact("validation", S(record.id), E(S(status.kind), *fields))
     for i, flag in enumerate(result.hallucination_flags, start=1):
+        span = span_atom(flag.span.start, flag.span.end)
         yield _fact(
             "flag",
             S(f"F{i}"),
             S(flag.hallucination_type.value),
             flag.confidence,
-            E(S("Span"), to_atom(flag.span.start), to_atom(flag.span.end)),
+            span,
             flag.content,
         )
     for i, issue in enumerate(result.coherence.issues, start=1):

@@ -32,6 +32,7 @@ from hyperon import (
 from hyperon.atoms import Atom
 
 from replyguard.errors import InputError, RuleError
+from replyguard.models import Explanation
 from replyguard.rules import RuleForm, merge_forms, parse_forms, shipped_rule_files, user_rule_files
 
 # Operations that read or change a space (or are not functions of their arguments).
@@ -226,6 +227,7 @@ class MettaHost:
                 self._facts.setdefault(form.head, []).append(args)
         self._memo.clear()
         self._declared: set[str] = set()
+        self._clause_spaces: dict[str, GroundingSpaceRef] = {}
 
     def facts(self, head: str) -> list[tuple[object, ...]]:
         """Arguments of every rule-file fact `(head a b ...)`, decoded, in file order."""
@@ -289,6 +291,30 @@ class MettaHost:
         if isinstance(out, tuple) and out and out[0] == head:
             raise RuleError(f"no rule matches {expr} (see the definitions of {head!r})")
         return out
+
+    def explain(self, head: str, *args: object, atoms: list[str] | None = None,
+                because: list[Explanation] | None = None) -> Explanation:
+        """The rule call, its result, and the rule-file clauses whose left side matches it."""
+        expr = call(head, *args)
+        results = self.evaluate(expr)
+        return Explanation(rule=str(expr), result=", ".join(str(r) for r in results),
+                           clauses=[f"{f.file}:{f.line}" for f in self.matching_clauses(expr)],
+                           atoms=atoms or [], because=because or [])
+
+    def matching_clauses(self, expr: Atom) -> list[RuleForm]:
+        """Definitions whose left-hand side unifies with the call (the clauses that fire)."""
+        head = _head(expr)
+        if head is None:
+            return []
+        space = self._clause_spaces.get(head)
+        if space is None:
+            space = self._clause_spaces[head] = GroundingSpaceRef()
+            for i, form in enumerate(self.forms):
+                if form.lhs is not None and form.head == head:
+                    space.add_atom(E(S("clause"), ValueAtom(i, "Number"), form.lhs))
+        found = sorted(int(from_atom(b["i"])) for b in space.query(  # type: ignore[arg-type]
+            E(S("clause"), V("i"), expr)))
+        return [self.forms[i] for i in found]
 
     def holds(self, head: str, *args: object) -> bool:
         """Whether a relation holds: a call that reduces to True. A call no clause matches is a

@@ -256,6 +256,17 @@ class Evidence(_Output):
     text: str | None = None
 
 
+class Explanation(_Output):
+    """Why a verdict is what it is: the rule call that decided it, the clauses of the rule files
+    that matched the call, and the atoms (KB facts, turns, claims) the evidence came from."""
+
+    rule: str
+    result: str
+    clauses: list[str] = Field(default_factory=list)  # "metta/facts.metta:14"
+    atoms: list[str] = Field(default_factory=list)
+    because: list[Explanation] = Field(default_factory=list)
+
+
 class Claim(_Output):
     id: str
     claim_type: Literal["Attribute", "Relation"] = "Attribute"
@@ -306,7 +317,7 @@ class ClaimValidation(_Output):
     kb_evidence: Evidence | None = None
     history_evidence: list[Evidence] = Field(default_factory=list)
     suggestion: str | None = None
-    rule: str | None = None
+    explanation: Explanation | None = None
 
 
 class ValidationStats(_Output):
@@ -344,6 +355,7 @@ class CoherenceIssue(_Output):
     severity: float
     suggestion: str | None = None
     evidence: list[Evidence] = Field(default_factory=list)
+    explanation: Explanation | None = None
 
 
 class QUDRelevanceResult(_Output):
@@ -420,6 +432,7 @@ class HallucinationFlag(_Output):
     suggestion: str | None = None
     reason: str = ""
     evidence: list[Evidence] = Field(default_factory=list)
+    explanation: Explanation | None = None
 
 
 class CorrectionType(StrEnum):
@@ -487,6 +500,7 @@ class Recommendation(_Output):
     corrections: list[ResponseCorrection] = Field(default_factory=list)
     guidance: str | None = None
     reason: str | None = None
+    explanation: Explanation | None = None
 
 
 class PostprocessedResponse(_Output):

@@ -62,8 +62,10 @@ def run_pipeline(
     )
 
     def score():  # noqa: ANN202
-        confidence = score_confidence(engine, coherence, factual, flags)
-        return confidence, recommend(engine, ctx, confidence, coherence, factual, flags, corrected)
+        confidence, because = score_confidence(engine, coherence, factual, flags)
+        return confidence, recommend(
+            engine, ctx, confidence, coherence, factual, flags, corrected, because
+        )
 
     confidence, recommendation = timed("scoring", score)
     result = PostprocessedResponse(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from replyguard.models import PostprocessedResponse, Span
+from replyguard.models import Explanation, PostprocessedResponse, Span
 
 _COLOURS = {
     "red": "31",
@@ -56,6 +56,16 @@ def highlight(text: str, spans: list[tuple[Span, str]], style: _Style) -> str:
     return "".join(out)
 
 
+def explanation_lines(e: Explanation, style: _Style, indent: str) -> list[str]:
+    """A verdict's rule call, result, matching clauses and atoms, nested for its reasons."""
+    where = f"  [{', '.join(e.clauses)}]" if e.clauses else ""
+    lines = [style(f"{indent}rule: {e.rule} -> {e.result}{where}", "dim")]
+    lines += [style(f"{indent}  from {atom}", "dim") for atom in e.atoms]
+    for reason in e.because:
+        lines += explanation_lines(reason, style, indent + "  ")
+    return lines
+
+
 def render_report(
     result: PostprocessedResponse, *, colour: bool = False, explain: bool = False
 ) -> str:
@@ -73,6 +83,8 @@ def render_report(
         lines.append(
             f"  {len(rec.flags)} span(s) flagged for the reader, severity {rec.severity.value}"
         )
+    if explain and rec.explanation:
+        lines.extend(explanation_lines(rec.explanation, s, "  "))
     coh = result.coherence
     lines += [
         "",
@@ -86,6 +98,8 @@ def render_report(
         lines.append(
             f"  - {issue.issue_type.value} ({issue.severity:.2f}){where}: {issue.description}"
         )
+        if explain and issue.explanation:
+            lines.extend(explanation_lines(issue.explanation, s, "      "))
     fv = result.factual_validation
     lines += [
         "",
@@ -111,14 +125,16 @@ def render_report(
             )
         for e in v.history_evidence if v else []:
             lines.append(f"      turn {e.turn_id}: {e.text!r}")
-        if explain and v and v.rule:
-            lines.append(s(f"      rule: {v.rule}", "dim"))
+        if explain and v and v.explanation:
+            lines.extend(explanation_lines(v.explanation, s, "      "))
     lines += ["", s("Hallucination flags", "bold") + f"  {len(result.hallucination_flags)}"]
     for f in result.hallucination_flags:
         lines.append(
             f"  - {f.hallucination_type.value} {f.confidence:.2f} "
             f"@{f.span.start}-{f.span.end} {f.content!r}: {f.reason}"
         )
+        if explain and f.explanation:
+            lines.extend(explanation_lines(f.explanation, s, "      "))
     if result.new_entities:
         lines += ["", s("New entities", "bold")]
         for n in result.new_entities:

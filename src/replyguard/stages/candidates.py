@@ -15,3 +15,4 @@ class Candidate:
     reason: str
     suggestion: str | None = None
     support: list[Evidence] = field(default_factory=list)
+    atoms: list[str] = field(default_factory=list)  # what the evidence was read from

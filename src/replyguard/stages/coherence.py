@@ -7,9 +7,11 @@ issue and severity comes from metta/coherence.metta.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from replyguard.metta_host import Sym
+from replyguard.atoms import claim_atom
+from replyguard.metta_host import Sym, to_atom
 from replyguard.models import (
     CoherenceIssue,
     CoherenceIssueType,
@@ -18,6 +20,7 @@ from replyguard.models import (
     EntityConsistencyResult,
     EntityType,
     Evidence,
+    Explanation,
     PronounResolution,
     QUDRelevanceResult,
     QuestionType,
@@ -69,12 +72,18 @@ def check_coherence(engine: Engine, ctx: CallContext) -> CoherenceResult:
     )
 
 
+def _quoted(text: str) -> str:
+    return str(to_atom(text))
+
+
 def _issue(
     verdict: object,
     description: str,
     span: Span | None = None,
     evidence: list[Evidence] | None = None,
+    explain: Callable[[], Explanation] | None = None,
 ) -> list[CoherenceIssue]:
+    """The issue a verdict names, if any; its explanation is built only when there is one."""
     if not (isinstance(verdict, tuple) and verdict and verdict[0] == "Issue"):
         return []
     return [
@@ -84,6 +93,7 @@ def _issue(
             description=description,
             severity=float(verdict[2]),
             evidence=evidence or [],
+            explanation=explain() if explain else None,
         )
     ]
 
@@ -129,7 +139,26 @@ def _qud(engine: Engine, ctx: CallContext) -> QUDRelevanceResult:
         answer_coverage=coverage,
         semantic_relevance=relevance,
         addresses_qud=bool(addresses),
-        issues=_issue(issue, description),
+        issues=_issue(
+            issue,
+            description,
+            explain=lambda: engine.host.explain(
+                "qud-verdict",
+                coverage,
+                relevance,
+                atoms=[f"(query {_quoted(ctx.query)})"],
+                because=[
+                    engine.host.explain("answer-coverage", Sym(form.question_type.value), evidence),
+                    engine.host.explain(
+                        "expected-answer",
+                        Sym(form.question_type.value),
+                        wh,
+                        form.head or "",
+                        focus_type,
+                    ),
+                ],
+            ),
+        ),
     )
 
 
@@ -302,7 +331,18 @@ def _topic(engine: Engine, ctx: CallContext) -> TopicConsistencyResult:
         score=round(float(score), 4),
         drift_detected=bool(drift),
         active_topics=[t.label for t in active[:10]],
-        issues=_issue(issue, description),
+        issues=_issue(
+            issue,
+            description,
+            explain=lambda: engine.host.explain(
+                "topic-verdict",
+                bool(topics),
+                round(share, 4),
+                round(best, 4),
+                marker,
+                atoms=[f"(topic {t.label} {t.activation})" for t in active[:5]],
+            ),
+        ),
     )
 
 
@@ -335,6 +375,9 @@ def _entity(engine: Engine, ctx: CallContext) -> EntityConsistencyResult:
                 evidence=(
                     [r.validation.kb_evidence] if r.validation and r.validation.kb_evidence else []
                 ),
+                explain=lambda r=r: engine.host.explain(
+                    "entity-issue", Sym("Mismatch"), atoms=[str(claim_atom(r)), *r.evidence_atoms]
+                ),
             )
     for name in ctx.reply.names:
         if name.text.casefold() not in ctx.dialogue.known_names:
@@ -342,6 +385,7 @@ def _entity(engine: Engine, ctx: CallContext) -> EntityConsistencyResult:
                 engine.host.value("entity-issue", Sym("Unknown")),
                 f"'{name.text}' is neither in the knowledge base nor the dialogue",
                 span=Span(start=name.start, end=name.end),
+                explain=lambda: engine.host.explain("entity-issue", Sym("Unknown")),
             )
     score = float(
         engine.host.value(
@@ -404,7 +448,21 @@ def _discourse(engine: Engine, ctx: CallContext) -> DiscourseCoherenceResult:
         score=round(float(score), 4),
         expected_acts=expected,
         reply_act=reply_act,
-        issues=_issue(issue, description, evidence=evidence),
+        issues=_issue(
+            issue,
+            description,
+            evidence=evidence,
+            explain=lambda: engine.host.explain(
+                "discourse-verdict",
+                Sym(last_act),
+                Sym(reply_act),
+                Sym("Conflict" if conflict else "Consistent"),
+                atoms=[
+                    f"(query {_quoted(ctx.query)})",
+                    *([f"(turn {conflict.turn_id})"] if conflict else []),
+                ],
+            ),
+        ),
     )
 
 
@@ -431,7 +489,17 @@ def _reference(engine: Engine, ctx: CallContext) -> ReferenceConsistencyResult:
             description = f"'{lexeme.text}' could refer to {' or '.join(names[:4])}"
         else:
             description = f"'{lexeme.text}' has no salient referent that agrees with it"
-        issues += _issue(verdict, description, span=span)
+        issues += _issue(
+            verdict,
+            description,
+            span=span,
+            explain=lambda n=reading, x=neuter: engine.host.explain(
+                "pronoun-verdict",
+                len(n.candidates),
+                x,
+                atoms=[f"(salient {c.key} {round(c.salience, 3)})" for c in n.candidates],
+            ),
+        )
         resolutions.append(
             PronounResolution(
                 pronoun=lexeme.text,

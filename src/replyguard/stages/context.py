@@ -23,6 +23,7 @@ class ClaimRecord:
     kb_confidence: float = 1.0
     best_kb_value: str | None = None
     history: list[tuple[Evidence, bool]] = field(default_factory=list)  # (turn, agrees)
+    evidence_atoms: list[str] = field(default_factory=list)  # the KB and turn atoms behind it
     validation: ClaimValidation | None = None
 
     @property

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from replyguard.atoms import kb_confidence, kb_source, kb_values
+from replyguard.atoms import (
+    claim_atom,
+    kb_confidence,
+    kb_fact_atoms,
+    kb_source,
+    kb_values,
+    turn_claim_atom,
+)
 from replyguard.metta_host import Sym
 from replyguard.models import (
     Claim,
@@ -92,6 +99,7 @@ def history_evidence(
                 continue
             g = grade(vtype, attached.value.text, claim.value.text)
             agrees = engine.host.value("value-accepted", _grade_atom(g)) is True
+            record.evidence_atoms.append(str(turn_claim_atom(reading.turn.id, claim)))
             out.append(
                 (
                     Evidence(
@@ -149,6 +157,10 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
                 engine.host.kb, attached.subject_id, attached.predicate
             )
             kb_atom = (Sym("KbGrade"), _grade_atom(g), record.kb_confidence)
+            record.evidence_atoms.extend(
+                str(a)
+                for a in kb_fact_atoms(engine.host.kb, attached.subject_id, attached.predicate)
+            )
             kb_evidence = Evidence(
                 kind="kb",
                 entity_id=attached.subject_id,
@@ -164,13 +176,20 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
         history_atom = Sym("HistoryAgrees" if latest_agrees else "HistoryDisagrees")
     verdict = engine.host.value("claim-status", kb_atom, history_atom, attached.negated)
     status, suggestion = _status(verdict, record)
+    explanation = engine.host.explain(
+        "claim-status",
+        kb_atom,
+        history_atom,
+        attached.negated,
+        atoms=[str(claim_atom(record)), *record.evidence_atoms],
+    )
     validation = ClaimValidation(
         claim_id=record.id,
         status=status,
         kb_evidence=kb_evidence,
         history_evidence=[e for e, _ in record.history],
         suggestion=suggestion,
-        rule=f"(claim-status {_show(kb_atom)} {history_atom} {attached.negated})",
+        explanation=explanation,
     )
     record.validation = validation
     return validation
@@ -191,9 +210,3 @@ def _status(verdict: object, record: ClaimRecord):  # noqa: ANN202 - a Validatio
         turn = conflicting[-1].turn_id if conflicting else record.history[-1][0].turn_id
         return HistoryConflict(conflicting_turn=turn or ""), None
     return Unverifiable(), None
-
-
-def _show(atom: object) -> str:
-    if isinstance(atom, tuple):
-        return "(" + " ".join(_show(a) for a in atom) + ")"
-    return str(atom)

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
-from replyguard.atoms import attributes_holding, holder_count, value_holders
+from replyguard.atoms import (
+    attributes_holding,
+    claim_atom,
+    holder_count,
+    key_symbol,
+    value_holders,
+)
 from replyguard.metta_host import Sym
 from replyguard.models import Evidence, HallucinationFlag, HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
@@ -54,6 +60,13 @@ def detect_hallucinations(engine: Engine, ctx: CallContext) -> list[Hallucinatio
                 suggestion=cand.suggestion,
                 reason=reason,
                 evidence=cand.support,
+                explanation=engine.host.explain(
+                    "flag-verdict",
+                    Sym(cand.type.value),
+                    cand.evidence,
+                    Sym(marker),
+                    atoms=cand.atoms,
+                ),
             )
         )
     return _merge(engine, flags)
@@ -114,6 +127,7 @@ def _claim_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     for record in ctx.claims:
         status = record.status
         claim = record.model
+        first = len(out)
         if status == "Contradicted":
             kb = record.validation.status.kb_value  # type: ignore[union-attr]
             out.append(
@@ -146,6 +160,8 @@ def _claim_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
             )
         if status in ("Unverifiable",) and not record.history:
             out.extend(_fabricated(engine, ctx, record))
+        for cand in out[first:]:
+            cand.atoms = [str(claim_atom(record)), *record.evidence_atoms, *cand.atoms]
     return out
 
 
@@ -167,6 +183,7 @@ def _wrong_attribute(engine: Engine, record: ClaimRecord) -> list[Candidate]:
     )
     if holders and (others or holders > _NAMED_HOLDERS):
         owner = engine.index.entities[others[0]].name if others else f"{holders} entities'"
+        held = [f"(held-by {attached.predicate} {key_symbol(key)} {e})" for e in others[:3]]
         return [
             Candidate(
                 HallucinationType.WrongAttribute,
@@ -182,6 +199,7 @@ def _wrong_attribute(engine: Engine, record: ClaimRecord) -> list[Candidate]:
                     )
                     for e in others[:3]
                 ],
+                atoms=held,
             )
         ]
     if attached.subject_id is None:

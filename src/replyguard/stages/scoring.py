@@ -15,6 +15,7 @@ from replyguard.models import (
     CoherenceResult,
     CorrectedResponse,
     CorrectionType,
+    Explanation,
     FactualValidationResult,
     HallucinationFlag,
     Recommendation,
@@ -47,7 +48,8 @@ def score_confidence(
     coherence: CoherenceResult,
     factual: FactualValidationResult,
     flags: list[HallucinationFlag],
-) -> float:
+) -> tuple[float, Explanation]:
+    """The confidence, and its explanation (the score's rule call and the penalty's)."""
     burdens = tuple(
         float(
             engine.host.value(  # type: ignore[arg-type]
@@ -61,24 +63,46 @@ def score_confidence(
         for v in factual.claim_validations  # type: ignore[union-attr]
         if v.status.kind == "Contradicted"
     )
-    penalty = engine.host.value(
-        "severity-penalty",
+    penalty_args = (
         tuple(i.severity for i in coherence.issues),
         contradictions,
         tuple(f.confidence for f in flags),
     )
-    confidence = engine.host.value(
-        "confidence-score",
+    penalty = engine.host.value("severity-penalty", *penalty_args)
+    score_args = (
         coherence.score,
         factual.score,
         burdens,
         coherence.entity_consistency.score,
         penalty,
     )
-    return round(float(confidence), 4)  # type: ignore[arg-type]
+    confidence = engine.host.value("confidence-score", *score_args)
+    explanation = engine.host.explain(
+        "confidence-score",
+        *score_args,
+        because=[engine.host.explain("severity-penalty", *penalty_args)],
+    )
+    return round(float(confidence), 4), explanation  # type: ignore[arg-type]
 
 
 def recommend(
+    engine: Engine,
+    ctx: CallContext,
+    confidence: float,
+    coherence: CoherenceResult,
+    factual: FactualValidationResult,
+    flags: list[HallucinationFlag],
+    corrected: CorrectedResponse | None,
+    because: Explanation,
+) -> Recommendation:
+    recommendation = _recommend(engine, ctx, confidence, coherence, factual, flags, corrected)
+    recommendation.explanation = engine.host.explain(
+        "recommendation", confidence, because=[because]
+    )
+    return recommendation
+
+
+def _recommend(
     engine: Engine,
     ctx: CallContext,
     confidence: float,
@@ -152,9 +176,14 @@ def _guidance(
                     value=_literal(v.status.kb_value),
                 )
             )  # type: ignore[union-attr]
+    corrected_spans = [
+        claims[v.claim_id].span
+        for v in factual.claim_validations
+        if v.status.kind == "Contradicted"
+    ]
     for flag in flags:
-        if flag.hallucination_type.value in ("ContradictsFact",):
-            continue  # already stated with its correct value
+        if any(s.start < flag.span.end and flag.span.start < s.end for s in corrected_spans):
+            continue  # its correct value is already stated above
         if engine.host.value("guidance-for-flag", flag.confidence) is True:
             parts.append(messages["VerifyOrRemove"].format(content=quote_for_llm(flag.content)))
     return " ".join(parts)
