@@ -18,6 +18,7 @@ from replyguard.kb import complete_schema, load_kb
 from replyguard.metta_host import MettaHost, Sym
 from replyguard.models import Case, DialogueState, KnowledgeBase, PostprocessedResponse, Turn
 from replyguard.pipeline import run_pipeline
+from replyguard.spelling.corrector import SpellingCorrector
 from replyguard.spelling.lexicon import english
 from replyguard.stages.correction import STYLES
 from replyguard.text.analysis import Reader
@@ -62,6 +63,9 @@ class Engine:
         self.words = WordLists.from_facts({h: self.host.facts(h) for h in _WORD_LIST_HEADS})
         self.index = KBIndex(self.kb, self.words)
         vocabulary = english()
+        self.spelling = SpellingCorrector(
+            kb_words(self.kb, self.index), rule_atoms=[f.atom for f in self.host.forms]
+        )
         self.reader = Reader(
             self.index,
             self.words,
@@ -134,6 +138,21 @@ class Engine:
             session_id=case.session_id,
             turn_id=case.turn_id,
         )
+
+
+def kb_words(kb: KnowledgeBase, index: KBIndex) -> list[str]:
+    """Everything the KB knows as words: names, aliases, textual values and cue phrases, so the
+    spelling corrector never corrects a real name or value into a common word."""
+    words: list[str] = []
+    for entity in kb.entities:
+        words.append(entity.name)
+        words.extend(entity.aliases)
+        for attribute in entity.attributes:
+            words.extend(str(v) for v in entity.values_of(attribute)[0] if isinstance(v, str))
+    for spec in kb.attribute_schema.values():
+        words.extend(spec.cues)
+    words.extend(index.schema)
+    return words
 
 
 def _check_config(config: dict[str, object] | None) -> dict[str, object] | None:

@@ -464,12 +464,24 @@ class ResponseCorrection(_Output):
     alternatives: list[str] = Field(default_factory=list)
 
 
+class RejectedCorrection(_Output):
+    """A spelling or grammar change the corrector refused, and why (it would have changed a KB
+    name or value, a number, a date, an email, ...)."""
+
+    original: str
+    replacement: str
+    span: Span
+    reason: str
+    rule: str | None = None
+
+
 class CorrectedResponse(_Output):
     original: str
     corrected: str
     annotated: str
     annotation_style: Literal["plain", "markdown", "html"] = "plain"
     corrections: list[ResponseCorrection] = Field(default_factory=list)
+    rejected: list[RejectedCorrection] = Field(default_factory=list)
 
 
 class NewEntity(_Output):

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 from contextlib import contextmanager
 
+from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 PREFIX = 5
@@ -36,7 +37,7 @@ def _deletes(prefix: str) -> set[str]:
 
 
 @contextmanager
-def _bulk_allocation():
+def bulk_allocation():
     """Pause the cyclic collector: building an index allocates a million small containers and
     none of them can form a cycle."""
     enabled = gc.isenabled()
@@ -55,7 +56,7 @@ class DeleteIndex:
         """``words`` must be distinct."""
         self._groups: dict[str, list[str]] = {}
         self._deletes: dict[str, list[str]] = {}
-        with _bulk_allocation():
+        with bulk_allocation():
             for word in words:
                 self._add(word)
 
@@ -74,22 +75,17 @@ class DeleteIndex:
             else:
                 prefixes.append(prefix)
 
-    def lookup(self, word: str, max_distance: int = MAX_DISTANCE) -> dict[str, int]:
-        """Every indexed word within ``max_distance`` edits of ``word``, with its distance."""
-        found: dict[str, int] = {}
-        seen: set[str] = set()
-        size = len(word)
+    def lookup(self, word: str) -> set[str]:
+        """Every indexed word within :data:`MAX_DISTANCE` edits of ``word``."""
+        prefixes: set[str] = set()
         for key in _deletes(word[:PREFIX]):
-            for prefix in self._deletes.get(key, ()):
-                if prefix in seen:
-                    continue
-                seen.add(prefix)
-                for candidate in self._groups[prefix]:
-                    if abs(len(candidate) - size) <= max_distance:
-                        distance = OSA.distance(word, candidate, score_cutoff=max_distance)
-                        if distance <= max_distance:
-                            found[candidate] = distance
-        return found
+            prefixes.update(self._deletes.get(key, ()))
+        pool: list[str] = []
+        for prefix in prefixes:
+            pool.extend(self._groups[prefix])
+        hits = process.extract(word, pool, scorer=OSA.distance, score_cutoff=MAX_DISTANCE,
+                               limit=None)
+        return {hit for hit, _, _ in hits}
 
 
 _SOUND_RE = re.compile(
@@ -130,7 +126,7 @@ class SoundIndex:
 
     def __init__(self, words: Iterable[str]) -> None:
         self._groups: dict[str, list[str]] = {}
-        with _bulk_allocation():
+        with bulk_allocation():
             for word in words:
                 self._groups.setdefault(sound_key(word), []).append(word)
 

@@ -2,8 +2,9 @@
 
 1. **Lexical** — an unknown word is replaced by its likeliest intended word (noisy channel with
    bigram context, :mod:`ranking`) when that beats "the word is right as typed". A capitalised
-   word inside a sentence is a name: only KB terms are candidates for it.
-2. **Syntactic** — confusion sets resolved by context, then the pattern rules, in file order.
+   word inside a sentence is a name: only KB terms are candidates for it; at a sentence start it
+   may be a name or a typo ("Teh"), so "right as typed" gets a bonus against English candidates.
+2. **Syntactic** — the pattern rules, in file order, then confusion sets resolved by context.
 3. **Semantic** — protection (:mod:`protect`): a change to a KB term, number, date, time, email,
    phone, URL, code or quoted text is refused and logged; a real-word error ("meting") is corrected
    only when the neighbouring words make a one-edit neighbour clearly likelier.
@@ -56,13 +57,15 @@ class SpellingCorrector:
                  rule_atoms: Sequence[Atom] | None = None) -> None:
         self.rules = read_rulebook(shipped_atoms() if rule_atoms is None else rule_atoms)
         setting = self.rules.setting
-        self.vocabulary = Vocabulary(extra_words, kb_prior=setting("kb-word-prior"))
+        self.vocabulary = Vocabulary(extra_words, kb_prior=setting("kb-word-prior"),
+                                     written_weight=setting("written-weight"))
         self.ranker = Ranker(self.vocabulary, ErrorModel(self.rules.costs),
                              nats_per_edit=setting("nats-per-edit"),
                              context_weight=setting("context-weight"))
         self.min_confidence = setting("min-confidence")
         self.engine = RuleEngine(self.rules, self.ranker, self.min_confidence)
         self._keep_score = setting("unknown-word-score")
+        self._name_bonus = setting("capitalised-unknown-bonus")
         self._real_word_cost = setting("real-word-cost")
         self._real_word_max_prior = setting("real-word-max-prior")
         self._min_length = int(setting("min-word-length"))
@@ -89,7 +92,7 @@ class SpellingCorrector:
         """The corrections (spans into ``text``, in order) and the corrections refused."""
         tokens = tokenize(text)
         reasons = protected_tokens(text, tokens, self.vocabulary, protected)
-        slots = [Slot(token, token.text, reasons.get(i)) for i, token in enumerate(tokens)]
+        slots = [Slot(token, reasons.get(i)) for i, token in enumerate(tokens)]
         journal = Journal()
         offset = 0
         for segment in segments(text, tokens, self._abbreviations):
@@ -97,8 +100,8 @@ class SpellingCorrector:
             offset += len(segment.tokens)
             self._correct_unknown_words(sentence, journal)
             self._correct_real_words(sentence, journal)
-            self.engine.resolve_confusions(SentenceView(sentence, segment), journal)
             self.engine.apply_rules(sentence, segment, journal)
+            self.engine.resolve_confusions(SentenceView(sentence, segment), journal)
         return edits_of(slots, text), journal.rejections
 
     def _correct_unknown_words(self, sentence: list[Slot], journal: Journal) -> None:
@@ -110,12 +113,16 @@ class SpellingCorrector:
                 continue
             names_only = slot.text[:1].isupper() and slot is not first_word
             candidates = self.vocabulary.candidates(word, kb_only=names_only)
+            if "'" in word:  # "does'nt" -> "doesn't", but "j'aime" is no misspelt English word
+                candidates = {c for c in candidates if "'" in c}
             ranked = self.ranker.rank(word, candidates, self._context(sentence, i),
                                       self._alternatives + 1)
             if not ranked:
                 continue
             best, others = ranked[0], ranked[1:]
-            confidence = posterior(best.score, [self._keep_score, *(s.score for s in others)])
+            may_be_name = slot.text[:1].isupper() and not names_only
+            keep = self._keep_score + (self._name_bonus if may_be_name else 0.0)
+            confidence = posterior(best.score, [keep, *(s.score for s in others)])
             if confidence < self.min_confidence:
                 continue
             step = Step("lexical", None,
@@ -129,13 +136,14 @@ class SpellingCorrector:
             word = slot.lower
             if (not slot.is_word or slot.steps or len(word) < self._min_length
                     or not _PLAIN_WORD.fullmatch(word) or word in self.vocabulary.extra
-                    or word not in lexicon or lexicon.prior(word) > self._real_word_max_prior):
+                    or word not in lexicon
+                    or self.vocabulary.prior(word) > self._real_word_max_prior):
                 continue
             context = self._context(sentence, i)
-            if context.left is None and context.right is None:
+            if context == Context() or self._supported(word, context):
                 continue
             own = self.ranker.fit(word, context)
-            candidates = self.vocabulary.candidates(word, max_distance=1)
+            candidates = self.vocabulary.neighbours(word)
             ranked = self.ranker.rank(word, candidates, context, self._alternatives + 1,
                                       extra_cost=self._real_word_cost)
             if not ranked:
@@ -148,6 +156,12 @@ class SpellingCorrector:
                         f'"{best.word}" fits the neighbouring words far better than "{slot.text}"',
                         confidence, tuple(s.word for s in others))
             journal.change(slot, self._spell(slot.text, best.word), step)
+
+    def _supported(self, word: str, context: Context) -> bool:
+        """A neighbour that often goes with ``word`` vouches for it."""
+        lexicon = self.vocabulary.lexicon
+        return (context.left is not None and lexicon.association(context.left, word) > 0) or (
+            context.right is not None and lexicon.association(word, context.right) > 0)
 
     def _context(self, sentence: list[Slot], i: int) -> Context:
         def known(j: int) -> str | None:

@@ -6,8 +6,9 @@ i/y, f/v, …), a doubled or undoubled letter, a vowel dropped from a vowel pair
 "e", a silent "h" after a consonant or a silent initial letter (wr-, kn-, gn-, ps-), and two
 neighbouring letters swapped; a dropped apostrophe ("dont") and a missing space ("alot") are
 cheaper still. Any other edit costs 1.
-A changed first letter costs extra (people rarely get it wrong) unless it sounds the same, and the distance between the two
-words' sound keys is added, weighted, so that spellings which sound like the word win ties.
+A changed first letter costs extra (people rarely get it wrong) unless it sounds the same, and the
+distance between the two words' sound keys is added, weighted, so that spellings which sound like
+the word win ties.
 
 The weights are data: ``(edit-cost NAME VALUE)`` atoms in ``metta/spelling.metta``.
 """
@@ -25,7 +26,8 @@ _VOWELS = frozenset("aeiou")
 _SOUND_CLASSES = (frozenset("ckqsxz"), frozenset("iy"), frozenset("fv"), frozenset("gj"),
                   frozenset("mn"), frozenset("dt"), frozenset("bp"))
 _KEYBOARD = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-_KEY_POSITION = {ch: (row, col) for row, keys in enumerate(_KEYBOARD) for col, ch in enumerate(keys)}
+_KEY_POSITION = {ch: (row, col)
+                 for row, keys in enumerate(_KEYBOARD) for col, ch in enumerate(keys)}
 _SILENT_H_AFTER = frozenset("cgpstwr")
 _SILENT_BEFORE = {"w": "r", "k": "n", "g": "n", "p": "s"}  # initial wr-, kn-, gn-, ps-
 
@@ -91,7 +93,8 @@ class ErrorModel:
             if before in _VOWELS or after in _VOWELS or (ch == "e" and not after):
                 return c.vowel_pair
             return c.vowel
-        if (ch == "h" and before in _SILENT_H_AFTER) or (i == 0 and _SILENT_BEFORE.get(ch) == after):
+        silent_initial = i == 0 and _SILENT_BEFORE.get(ch) == after
+        if (ch == "h" and before in _SILENT_H_AFTER) or silent_initial:
             return c.silent_letter
         return 1.0
 

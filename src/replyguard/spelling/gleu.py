@@ -50,7 +50,7 @@ def corpus_gleu(
 ) -> float:
     """GLEU × 100 of whitespace-tokenised ``hypotheses``; ``references[k][i]`` is the k-th
     reference of sentence i."""
-    if not len(sources) == len(hypotheses) and all(len(r) == len(sources) for r in references):
+    if len(hypotheses) != len(sources) or any(len(r) != len(sources) for r in references):
         raise ValueError("sources, hypotheses and every reference set must have the same length")
     per_ref = [
         [

@@ -7,10 +7,11 @@ Two well-kept packages ship the data, and each brings what the other lacks:
 * ``pyspellchecker`` bundles a 160,572-word list with OpenSubtitles counts — conversational
   frequencies and many valid words (``desiccate``) the first list lacks.
 
-A word is known when either list has it. Its prior is the geometric mean of its relative
+A word is known when either list has it. Its prior is a weighted geometric mean of its relative
 frequency in the two corpora (a word missing from one counts once there), so a word common in
-both books and speech outranks one common in only one of them: measured on the spelling lists,
-this ranks intended words better than either list alone (docs/spelling.md).
+both books and speech outranks one common in only one of them: measured on the spelling lists and
+Holbrook's sentences, this ranks intended words better than either list alone, best with the
+conversational list weighted 0.7 (``written-weight`` 0.3; docs/spelling.md).
 
 The lexicon is immutable and built once per process (:func:`english`); the words a knowledge base
 and a dialogue add live in the corrector, not here.
@@ -24,6 +25,8 @@ import math
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+from replyguard.spelling.candidates import bulk_allocation
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,13 +47,11 @@ class Lexicon:
     def words(self) -> set[str]:
         return self.written.keys() | self.spoken.keys()
 
-    def prior(self, word: str) -> float:
-        """ln P(word): the mean of its log relative frequencies in the two corpora (a word one
-        corpus lacks counts once there)."""
-        return 0.5 * (
-            math.log(self.written.get(word, 1) / self.written_total)
-            + math.log(self.spoken.get(word, 1) / self.spoken_total)
-        )
+    def prior(self, word: str, written_weight: float) -> float:
+        """ln P(word): the weighted mean of its log relative frequencies in the two corpora (a
+        word one corpus lacks counts once there)."""
+        return written_weight * math.log(self.written.get(word, 1) / self.written_total) + (
+            1 - written_weight) * math.log(self.spoken.get(word, 1) / self.spoken_total)
 
     def association(self, first: str, second: str) -> float:
         """ln P(second | first) - ln P(second): how much likelier the pair is than chance.
@@ -80,12 +81,13 @@ def _symspell_columns(name: str, width: int) -> list[list[str]]:
 @cache
 def english() -> Lexicon:
     """The shared English lexicon (built once per process)."""
-    words, counts = _symspell_columns("frequency_dictionary_en_82_765.txt", 2)
-    written = dict(zip(words, map(int, counts), strict=True))
-    blob = (resources.files("spellchecker") / "resources" / "en.json.gz").read_bytes()
-    spoken: dict[str, int] = json.loads(gzip.decompress(blob))
-    first, second, pair_counts = _symspell_columns("frequency_bigramdictionary_en_243_342.txt", 3)
-    bigrams = dict(zip(zip(first, second, strict=True), map(int, pair_counts), strict=True))
+    with bulk_allocation():
+        words, counts = _symspell_columns("frequency_dictionary_en_82_765.txt", 2)
+        written = dict(zip(words, map(int, counts), strict=True))
+        blob = (resources.files("spellchecker") / "resources" / "en.json.gz").read_bytes()
+        spoken: dict[str, int] = json.loads(gzip.decompress(blob))
+        first, second, counts = _symspell_columns("frequency_bigramdictionary_en_243_342.txt", 3)
+        bigrams = dict(zip(zip(first, second, strict=True), map(int, counts), strict=True))
     return Lexicon(
         written=written,
         spoken=spoken,

@@ -171,7 +171,7 @@ def _syntax_rule(parts: list[Atom]) -> SyntaxRule:
         raise RuleError(f"spelling: {where}: expected (pattern ELEMENT ...)")
     pattern = tuple(_element(p, where) for p in pattern_parts[1:])
     action = _action(parts[4], where, len(pattern))
-    if not pattern[action.target].consumes and action.op != "append":
+    if not pattern[action.target].consumes:
         raise RuleError(f"spelling: {where}: action target {action.target} matches no word")
     return SyntaxRule(name, _number(parts[2], where), pattern, action, _text(parts[5]))
 
@@ -238,18 +238,22 @@ def read_rulebook(atoms: Iterable[Atom]) -> RuleBook:
 
 
 def _check_references(book: RuleBook) -> None:
+    classes = BUILTIN_CLASSES | book.classes.keys()
     for rule in book.rules:
+        where = f"spelling: syntax-rule {rule.name}"
         for element in _walk(rule.pattern):
-            if element.op == "class":
-                unknown = [c for c in element.args if c not in BUILTIN_CLASSES | book.classes.keys()]
-                if unknown:
-                    raise RuleError(f"spelling: syntax-rule {rule.name}: unknown word-class {unknown[0]}")
+            unknown = [c for c in element.args if c not in classes]
+            if element.op == "class" and unknown:
+                raise RuleError(f"{where}: unknown word-class {unknown[0]}")
             if element.op == "key" and element.args[0] not in book.maps:
-                raise RuleError(f"spelling: syntax-rule {rule.name}: unknown word-map {element.args[0]}")
-            if element.op == "same" and not element.args[0].isdigit():
-                raise RuleError(f"spelling: syntax-rule {rule.name}: (same I) needs an index")
+                raise RuleError(f"{where}: unknown word-map {element.args[0]}")
+            if element.op == "same" and not (
+                element.args[0].isdigit() and int(element.args[0]) < len(rule.pattern)
+                and rule.pattern[int(element.args[0])].consumes
+            ):
+                raise RuleError(f"{where}: (same I) must name a word-matching element")
         if rule.action.map_name is not None and rule.action.map_name not in book.maps:
-            raise RuleError(f"spelling: syntax-rule {rule.name}: unknown word-map {rule.action.map_name}")
+            raise RuleError(f"{where}: unknown word-map {rule.action.map_name}")
 
 
 def _walk(elements: Sequence[Element]) -> Iterable[Element]:

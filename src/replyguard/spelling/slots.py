@@ -25,16 +25,20 @@ class Step:
 @dataclass(slots=True)
 class Slot:
     token: Token
-    text: str
     protected: str | None = None
+    text: str = ""
+    lower: str = ""  # the text in lower case, with typographic apostrophes straightened
     deleted_after: int | None = None  # deleted together with the text from this offset
     steps: list[Step] = field(default_factory=list)
     appended: str = ""
     append_step: Step | None = None
 
-    @property
-    def lower(self) -> str:
-        return self.text.lower().replace("’", "'")
+    def __post_init__(self) -> None:
+        self.rewrite(self.token.text)
+
+    def rewrite(self, text: str) -> None:
+        self.text = text
+        self.lower = text.lower().replace("’", "'")
 
     @property
     def is_word(self) -> bool:
@@ -63,7 +67,7 @@ class Journal:
         if slot.protected is not None:
             self.refuse(slot, step.tier, text, step.rule)
             return False
-        slot.text = text
+        slot.rewrite(text)
         slot.steps.append(step)
         return True
 

@@ -71,9 +71,19 @@ class RuleEngine:
             confidence = math.exp(-rule.cost)
             if confidence < self.min_confidence:
                 continue
+            first = next(e for e in rule.pattern if e.consumes)
+            trigger = frozenset(first.args) if first.op == "word" else None
             view = SentenceView(slots, segment)
             start = 0
-            while start <= len(view.slots):
+            while True:
+                starts = _starts(rule, view)
+                start = max(start, starts.start)
+                if start >= starts.stop:
+                    break
+                if trigger is not None and (start == len(view.slots)
+                                            or view.slots[start].lower not in trigger):
+                    start += 1
+                    continue
                 bound = self._match(rule.pattern, view, start)
                 if bound is not None and self._act(rule, confidence, view, bound, journal):
                     view = SentenceView(slots, segment)
@@ -85,8 +95,7 @@ class RuleEngine:
              bound: list[int | None], journal: Journal) -> bool:
         action = rule.action
         position = bound[action.target]
-        if position is None:
-            return False
+        assert position is not None  # the rule book only accepts word-matching targets
         slot = view.slots[position]
         step = Step("syntactic", rule.name, rule.reason, confidence)
         if action.op == "append":
@@ -114,20 +123,29 @@ class RuleEngine:
 
     def _match(self, pattern: tuple[Element, ...], view: SentenceView,
                start: int) -> list[int | None] | None:
+        """Slot index per consuming element (None for zero-width ones), or None for no match.
+
+        Positions are laid out first and tested after, so ``(same I)`` may name any consuming
+        element, before or after it (``(not-after (same 1)) (class word) (same 1)``).
+        """
         position = start
         bound: list[int | None] = []
+        gaps: list[int] = []
         for element in pattern:
             if element.consumes:
                 if position >= len(view.slots):
                     return None
-                if not self._test(element, view.slots[position], view, bound):
-                    return None
                 bound.append(position)
                 position += 1
             else:
-                if not self._test_gap(element, view, position, bound):
-                    return None
                 bound.append(None)
+            gaps.append(position)
+        for element, slot, gap in zip(pattern, bound, gaps, strict=True):
+            if slot is not None:
+                if not self._test(element, view.slots[slot], view, bound):
+                    return None
+            elif not self._test_gap(element, view, gap, bound):
+                return None
         return bound
 
     def _test_gap(self, element: Element, view: SentenceView, position: int,
@@ -201,6 +219,16 @@ class RuleEngine:
         if longest_vowel or longest_consonant:
             return longest_vowel > longest_consonant
         return lower[:1] in ("a", "e", "i", "o", "u")
+
+
+def _starts(rule: SyntaxRule, view: SentenceView) -> range:
+    """Where the rule's match can begin: anywhere, or only at an anchored edge."""
+    if rule.pattern[0].op == "start":
+        return range(0, 1)
+    if rule.pattern[-1].op in ("end", "open-end"):
+        first = len(view.slots) - sum(e.consumes for e in rule.pattern)
+        return range(first, first + 1) if first >= 0 else range(0)
+    return range(len(view.slots) + 1)
 
 
 def _neighbour(slots: list[Slot], i: int) -> str | None:

@@ -19,6 +19,7 @@ from replyguard.models import (
     CorrectedResponse,
     CorrectionType,
     HallucinationFlag,
+    RejectedCorrection,
     ResponseCorrection,
     Span,
     ValueType,
@@ -39,17 +40,53 @@ class Edit:
     replacement: str
 
 
+def grammar_corrections(
+    engine: Engine, ctx: CallContext
+) -> tuple[list[ResponseCorrection], list[RejectedCorrection]]:
+    """Spelling and grammar edits (metta/spelling.metta), never touching a name, a value or a
+    claim: every span the reader recognised is protected."""
+    protected = [
+        (lx.start, lx.end) for lx in ctx.reply.lexed.lexemes if lx.cat in ("ENT", "VAL", "NAME")
+    ]
+    protected += [(r.span.start, r.span.end) for r in ctx.claims]
+    edits, rejections = engine.spelling.correct_with_log(ctx.response, protected)
+    corrections = [
+        ResponseCorrection(
+            correction_type=CorrectionType.Grammar,
+            original=e.original,
+            replacement=e.replacement,
+            span=Span(start=e.start, end=e.end),
+            confidence=round(e.confidence, 4),
+            source=e.rule or "spelling",
+            tier=e.tier,
+            alternatives=list(e.alternatives),
+            message=e.reason or None,
+        )
+        for e in edits
+    ]
+    rejected = [
+        RejectedCorrection(
+            original=r.original,
+            replacement=r.replacement,
+            span=Span(start=r.start, end=r.end),
+            reason=r.reason,
+            rule=r.rule,
+        )
+        for r in rejections
+    ]
+    return corrections, rejected
+
+
 def correct_response(
     engine: Engine,
     ctx: CallContext,
     flags: list[HallucinationFlag],
     style: str,
-    extra_edits: list[ResponseCorrection] | None = None,
 ) -> CorrectedResponse:
-    corrections: list[ResponseCorrection] = list(extra_edits or [])
+    corrections: list[ResponseCorrection] = []
     limit = int(engine.setting("max-corrections"))
     for record in ctx.claims:
-        if len([c for c in corrections if c.correction_type != CorrectionType.Annotation]) >= limit:
+        if len(corrections) >= limit:
             break
         v = record.validation
         if v is None or v.status.kind != "Contradicted":
@@ -84,13 +121,18 @@ def correct_response(
                 message=f"{record.model.subject}'s {record.model.predicate} is {replacement}",
             )
         )
+    rejected: list[RejectedCorrection] = []
+    if engine.setting("grammar-correction") is True:  # facts first, then the remaining budget
+        grammar, rejected = grammar_corrections(engine, ctx)
+        grammar = [g for g in grammar if not any(_overlaps(g.span, c.span) for c in corrections)]
+        corrections += grammar[: max(0, limit - len(corrections))]
     edits = sorted(
         (c for c in corrections if c.replacement is not None), key=lambda c: c.span.start
     )
     corrected_text = apply_edits(
         ctx.response, [Edit(c.span.start, c.span.end, c.replacement or "") for c in edits]
     )
-    corrections = [_with_corrected_span(c, edits) for c in corrections]
+    corrections = _with_corrected_spans(edits)
     corrections.extend(_annotations(engine, ctx, flags, corrections))
     annotated = annotate(
         corrected_text,
@@ -103,9 +145,10 @@ def correct_response(
         original=ctx.response,
         corrected=corrected_text,
         annotated=annotated,
-        annotation_style=style,
+        annotation_style=style,  # type: ignore[arg-type]
         corrections=corrections,
-    )  # type: ignore[arg-type]
+        rejected=rejected,
+    )
 
 
 def _overlaps(a: Span, b: Span) -> bool:
@@ -136,16 +179,16 @@ def map_offset(position: int, edits: list[ResponseCorrection], *, end: bool = Fa
     return position + shift
 
 
-def _with_corrected_span(
-    c: ResponseCorrection, edits: list[ResponseCorrection]
-) -> ResponseCorrection:
-    start = map_offset(c.span.start, edits)
-    end = (
-        start + len(c.replacement)
-        if c.replacement is not None
-        else map_offset(c.span.end, edits, end=True)
-    )
-    return c.model_copy(update={"corrected_span": Span(start=start, end=max(start, end))})
+def _with_corrected_spans(edits: list[ResponseCorrection]) -> list[ResponseCorrection]:
+    """Each edit's span in the corrected text: its start moved by the edits before it."""
+    out = []
+    shift = 0
+    for c in edits:
+        start = c.span.start + shift
+        size = len(c.replacement or "")
+        out.append(c.model_copy(update={"corrected_span": Span(start=start, end=start + size)}))
+        shift += size - (c.span.end - c.span.start)
+    return out
 
 
 def _annotations(

@@ -71,6 +71,9 @@ class ClaimDraft:
 
 
 _DETERMINERS = frozenset("the a an this that these those our your their his her its my".split())
+# A clause opening with one of these has a subject of its own the KB does not name ("the team
+# might ...", "there is a meeting ..."), so the previous clause's subject does not carry over.
+_CLAUSE_OPENERS = _DETERMINERS | {"there", "here"}
 
 
 def _after_preposition(text: str) -> bool:
@@ -178,7 +181,9 @@ class ClaimTransformer(Transformer):
         if not lead and items and isinstance(items[0], ValuePhrase | Share):
             lead = items[0].lead
         opens = (
-            bool(lead) and lead[0].cat == "W" and lead[0].text.lower().split()[0] in _DETERMINERS
+            bool(lead)
+            and lead[0].cat in ("W", "PRON_POSS")  # "their team ...": not about the subject
+            and lead[0].text.lower().split()[0] in _CLAUSE_OPENERS
         )
         return Clause([i for i in items if not isinstance(i, list)], opens)
 
