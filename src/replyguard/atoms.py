@@ -181,12 +181,16 @@ def turn_claim_atom(turn_id: str | None, claim: AttachedClaim) -> Atom:
     )
 
 
-def kb_fact_atoms(space: GroundingSpaceRef, entity_id: str, attribute: str) -> list[Atom]:
-    """The &kb atoms stating an entity's attribute: its values, confidence and source."""
-    out = []
-    for head in ("attr", "attr-confidence", "attr-source"):
-        for bindings in space.query(E(S(head), S(entity_id), S(attribute), V("x"))):
-            out.append(E(S(head), S(entity_id), S(attribute), bindings["x"]))
+def kb_fact_atoms(
+    entity_id: str, attribute: str, values: list[str], confidence: float, source: str | None
+) -> list[Atom]:
+    """The &kb atoms stating an entity's attribute (as loaded by kb_atoms), from its parts."""
+    eid, attr = S(entity_id), S(attribute)
+    out = [_fact("attr", eid, attr, v) for v in values]
+    if confidence != 1.0:
+        out.append(_fact("attr-confidence", eid, attr, confidence))
+    if source:
+        out.append(_fact("attr-source", eid, attr, source))
     return out
 
 
@@ -204,6 +208,8 @@ def reply_atoms(ctx: CallContext, result: PostprocessedResponse) -> Iterator[Ato
         yield claim_atom(record)
         if record.model.negated:
             yield _fact("negated", S(record.id))
+        if record.verdict_inputs is not None:
+            yield _fact("claim-evidence", S(record.id), *record.verdict_inputs)
         if record.validation is not None:
             status = record.validation.status
             fields = (to_atom(v) for k, v in status.model_dump().items() if k != "kind")

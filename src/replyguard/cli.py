@@ -21,7 +21,7 @@ EXIT_INTERNAL = 70
 
 # Modules that add their own subcommands: each has register(subparsers) and sets
 # `handler=run` on its parser, with run(args) -> exit status.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("replyguard.session_cli",)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -53,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     latency.add_argument("--replies", type=int, default=200, help="replies per size")
     latency.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
+    spelling = bench_sub.add_parser("spelling", help="the spelling corrector against baselines")
+    spelling.add_argument("--data", default="../shared/data", help="the datasets' folder")
+    spelling.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
     scaling = bench_sub.add_parser("scaling", help="latency as replies and dialogues grow")
     scaling.add_argument("--size", type=int, default=10000, help="KB size in entities")
     scaling.add_argument("--replies", type=int, default=100, help="replies per point")
@@ -89,6 +92,10 @@ def _check(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from replyguard.bench import format_table, measure_scaling, run_latency
 
+    if args.bench == "spelling":
+        from replyguard.spelling.bench import main as spelling_bench
+
+        return spelling_bench(["--data", args.data, *(["--json", args.json] if args.json else [])])
     if args.bench == "scaling":
         if args.size < 1 or args.replies < 1:
             raise ReplyguardError("--size and --replies must be positive")

@@ -9,6 +9,7 @@ caller (QUD stack, topics, registry) are used as given.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -59,42 +60,91 @@ def effective_turns(dialogue: DialogueState, query: str) -> list[Turn]:
     return turns
 
 
-def derive_context(
-    dialogue: DialogueState, query: str, reader: Reader, reference: datetime, decay: DecayConfig
-) -> DialogueContext:
-    turns = effective_turns(dialogue, query)
-    context = DialogueContext()
-    last_mention: dict[str, tuple[int, Referent]] = {}
-    topic_seen: dict[str, int] = {}
-    order = 0
-    for index, turn in enumerate(turns):
-        referents = [_decayed(r, index, last_mention, decay) for r in _current(last_mention)]
-        resolver = ReferenceResolver(referents, decay.salience_focus)
-        reading = reader.read(turn.text, turn.timestamp or reference, resolver)
+class DialogueTracker:
+    """Dialogue state kept up to date one turn at a time (a session), or built from all turns.
+
+    Adding a turn reads it once against what is in focus at that point; the context for a reply
+    is then a decay over what was last mentioned when, so a session never re-reads old turns.
+    """
+
+    def __init__(self, reader: Reader, reference: datetime, decay: DecayConfig) -> None:
+        self.reader = reader
+        self.reference = reference
+        self.decay = decay
+        self.readings: list[TurnReading] = []
+        self.qud_stack: list[QUD] = []
+        self.known_names: set[str] = set()
+        self._last_mention: dict[str, tuple[int, Referent]] = {}
+        self._topic_seen: dict[str, int] = {}
+        self._order = 0
+
+    def fork(self) -> DialogueTracker:
+        """A copy to try a turn on (the query) without changing this tracker."""
+        other = copy.copy(self)
+        other.readings = list(self.readings)
+        other.qud_stack = list(self.qud_stack)
+        other.known_names = set(self.known_names)
+        other._last_mention = dict(self._last_mention)
+        other._topic_seen = dict(self._topic_seen)
+        return other
+
+    def add(self, turn: Turn) -> TurnReading:
+        index = len(self.readings)
+        referents = [
+            _decayed(r, index, self._last_mention, self.decay) for r in _current(self._last_mention)
+        ]
+        resolver = ReferenceResolver(referents, self.decay.salience_focus)
+        reading = self.reader.read(turn.text, turn.timestamp or self.reference, resolver)
         form = (
             classify_question(turn.text)
             if turn.role == "user"
             else QuestionForm(QuestionType.Statement)
         )
-        context.readings.append(TurnReading(turn, index, reading, form))
+        record = TurnReading(turn, index, reading, form)
+        self.readings.append(record)
         for mention in reading.mentions:
-            order += 1
-            last_mention[mention.entity_id] = (
-                index,
-                _with_order(reader.referent_for(mention.entity_id), order),
-            )
-            context.known_names.add(fold(mention.lexeme.text))
+            self._order += 1
+            referent = _with_order(self.reader.referent_for(mention.entity_id), self._order)
+            self._last_mention[mention.entity_id] = (index, referent)
+            self.known_names.add(fold(mention.lexeme.text))
         for name in reading.names:
-            order += 1
-            referent = reader.name_referent(name, None)
-            last_mention[referent.key] = (index, _with_order(referent, order))
-            context.known_names.add(fold(name.text))
+            self._order += 1
+            referent = _with_order(self.reader.name_referent(name, None), self._order)
+            self._last_mention[referent.key] = (index, referent)
+            self.known_names.add(fold(name.text))
         for stem in reading.lexed.stems:
-            topic_seen[stem] = index
-        _update_quds(context.qud_stack, turn, form, reading)
-    last = len(turns) - 1
-    context.referents = [_decayed(r, last, last_mention, decay) for r in _current(last_mention)]
-    context.topics = _topics(topic_seen, last, decay)
+            self._topic_seen[stem] = index
+        _update_quds(self.qud_stack, turn, form, reading)
+        return record
+
+    def context(self, given: DialogueState | None = None) -> DialogueContext:
+        """The state a reply is read in; precomputed parts of `given` replace derived ones."""
+        last = len(self.readings) - 1
+        context = DialogueContext(
+            readings=list(self.readings),
+            referents=[
+                _decayed(r, last, self._last_mention, self.decay)
+                for r in _current(self._last_mention)
+            ],
+            topics=_topics(self._topic_seen, last, self.decay),
+            qud_stack=list(self.qud_stack),
+            known_names=set(self.known_names),
+        )
+        if given is not None:
+            _apply_given(context, given)
+        return context
+
+
+def derive_context(
+    dialogue: DialogueState, query: str, reader: Reader, reference: datetime, decay: DecayConfig
+) -> DialogueContext:
+    tracker = DialogueTracker(reader, reference, decay)
+    for turn in effective_turns(dialogue, query):
+        tracker.add(turn)
+    return tracker.context(dialogue)
+
+
+def _apply_given(context: DialogueContext, dialogue: DialogueState) -> None:
     if dialogue.qud_stack is not None:
         context.qud_stack = list(dialogue.qud_stack)
     if dialogue.topics is not None:
@@ -114,7 +164,6 @@ def derive_context(
             for i, e in enumerate(dialogue.entity_registry)
         ]
         context.known_names.update(fold(e.name) for e in dialogue.entity_registry)
-    return context
 
 
 def _current(last_mention: dict[str, tuple[int, Referent]]) -> list[Referent]:

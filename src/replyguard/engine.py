@@ -13,11 +13,14 @@ from datetime import datetime
 from pathlib import Path
 
 from replyguard.atoms import load_kb_space
+from replyguard.dialogue import DecayConfig, derive_context
 from replyguard.errors import InputError
 from replyguard.kb import complete_schema, load_kb
 from replyguard.metta_host import MettaHost, Sym
 from replyguard.models import Case, DialogueState, KnowledgeBase, PostprocessedResponse, Turn
 from replyguard.pipeline import run_pipeline
+from replyguard.seed_api import SeedOperations
+from replyguard.session import Session
 from replyguard.spelling.corrector import SpellingCorrector
 from replyguard.spelling.lexicon import english
 from replyguard.stages.correction import STYLES
@@ -52,10 +55,15 @@ class Engine:
         if annotation_style not in STYLES:
             raise InputError(f"annotation_style: expected one of {', '.join(STYLES)}")
         self.annotation_style = annotation_style
-        self.host = MettaHost(rules_dir, overrides=_check_config(config))
+        seed = SeedOperations()
+        self.host = MettaHost(
+            rules_dir, overrides=_check_config(config), extra_operations=seed.operations()
+        )
         self.kb = complete_schema(kb if isinstance(kb, KnowledgeBase) else load_kb(kb))
         self.kb_atoms = load_kb_space(self.host.kb, self.kb)
         self._build_readers()
+        seed.engine = self
+        self.rules_version = 0
         self.build_seconds = time.perf_counter() - started
 
     def _build_readers(self) -> None:
@@ -77,6 +85,17 @@ class Engine:
         """Re-read the rule files (after an edit); the KB and its space stay as they are."""
         self.host.load_rules()
         self._build_readers()
+        self.rules_version += 1
+
+    @property
+    def decay(self) -> DecayConfig:
+        """Salience and topic decay (DESIGN §3), from metta/config.metta."""
+        return DecayConfig(
+            salience_decay=float(self.setting("salience-decay")),  # type: ignore[arg-type]
+            salience_focus=float(self.setting("salience-focus")),  # type: ignore[arg-type]
+            topic_decay=float(self.setting("topic-decay")),  # type: ignore[arg-type]
+            topic_floor=float(self.setting("topic-floor")),  # type: ignore[arg-type]
+        )
 
     def config_keys(self) -> list[str]:
         return [
@@ -104,8 +123,7 @@ class Engine:
         turn_id: str | None = None,
         annotation_style: str | None = None,
     ) -> PostprocessedResponse:
-        _check_text("response", response, required=True)
-        _check_text("query", query, required=False)
+        self.validate_call(response, query, annotation_style)
         if dialogue is None:
             dialogue = DialogueState()
         elif isinstance(dialogue, list):
@@ -116,18 +134,29 @@ class Engine:
                 f"got {type(dialogue).__name__}"
             )
         style = annotation_style or self.annotation_style
-        if style not in STYLES:
-            raise InputError(f"annotation_style: expected one of {', '.join(STYLES)}")
+        reference = reference_time or datetime.now()
+        given = dialogue
         return run_pipeline(
             self,
             response,
             query,
-            dialogue,
-            reference_time or datetime.now(),
+            lambda: derive_context(given, query, self.reader, reference, self.decay),
+            reference,
             session_id,
             turn_id,
             style,
         )
+
+    def session(self, session_id: str | None = None) -> Session:
+        """A dialogue fed turn by turn, its state kept up to date (see replyguard.session)."""
+        return Session(self, session_id)
+
+    def validate_call(self, response: object, query: object, annotation_style: str | None) -> None:
+        """The checks every call makes on its arguments, as one-line InputErrors."""
+        _check_text("response", response, required=True)
+        _check_text("query", query, required=False)
+        if annotation_style is not None and annotation_style not in STYLES:
+            raise InputError(f"annotation_style: expected one of {', '.join(STYLES)}")
 
     def check_case(self, case: Case) -> PostprocessedResponse:
         return self.postprocess(

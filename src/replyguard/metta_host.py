@@ -226,8 +226,8 @@ class MettaHost:
                 args = tuple(from_atom(a) for a in form.atom.get_children()[1:])
                 self._facts.setdefault(form.head, []).append(args)
         self._memo.clear()
-        self._declared: set[str] = set()
         self._clause_spaces: dict[str, GroundingSpaceRef] = {}
+        self._clause_cache: dict[str, list[RuleForm]] = {}
 
     def facts(self, head: str) -> list[tuple[object, ...]]:
         """Arguments of every rule-file fact `(head a b ...)`, decoded, in file order."""
@@ -262,24 +262,8 @@ class MettaHost:
                 self._memo.popitem(last=False)
         return results
 
-    def _declare_entry(self, head: str, arity: int) -> None:
-        """Declare a host-called function's arguments as data (type Atom) unless the rules type it.
-
-        The host only ever passes data, and MeTTa would otherwise try to evaluate each argument
-        (a list of numbers, a tuple of evidence) as a call before matching the rule."""
-        if head in self._declared:
-            return
-        self._declared.add(head)
-        if any(f.head == ":" and str(f.atom.get_children()[1]) == head for f in self.forms):
-            return
-        signature = E(S("->"), *([S("Atom")] * arity), S("%Undefined%"))
-        declaration = E(S(":"), S(head), signature)
-        self.metta.space().add_atom(declaration)
-        self._installed.append(declaration)
-
     def value(self, head: str, *args: object) -> object:
         """The single result of a deterministic rule call, decoded to Python."""
-        self._declare_entry(head, len(args))
         expr = call(head, *args)
         results = self.evaluate(expr)
         if len(results) != 1:
@@ -292,34 +276,53 @@ class MettaHost:
             raise RuleError(f"no rule matches {expr} (see the definitions of {head!r})")
         return out
 
-    def explain(self, head: str, *args: object, atoms: list[str] | None = None,
-                because: list[Explanation] | None = None) -> Explanation:
+    def explain(
+        self,
+        head: str,
+        *args: object,
+        atoms: list[str] | None = None,
+        because: list[Explanation] | None = None,
+    ) -> Explanation:
         """The rule call, its result, and the rule-file clauses whose left side matches it."""
         expr = call(head, *args)
         results = self.evaluate(expr)
-        return Explanation(rule=str(expr), result=", ".join(str(r) for r in results),
-                           clauses=[f"{f.file}:{f.line}" for f in self.matching_clauses(expr)],
-                           atoms=atoms or [], because=because or [])
+        return Explanation(
+            rule=str(expr),
+            result=", ".join(str(r) for r in results),
+            clauses=[f"{f.file}:{f.line}" for f in self.matching_clauses(expr)],
+            atoms=atoms or [],
+            because=because or [],
+        )
 
     def matching_clauses(self, expr: Atom) -> list[RuleForm]:
         """Definitions whose left-hand side unifies with the call (the clauses that fire)."""
         head = _head(expr)
         if head is None:
             return []
+        key = str(expr)
+        cached = self._clause_cache.get(key)
+        if cached is not None:
+            return cached
         space = self._clause_spaces.get(head)
         if space is None:
             space = self._clause_spaces[head] = GroundingSpaceRef()
             for i, form in enumerate(self.forms):
                 if form.lhs is not None and form.head == head:
                     space.add_atom(E(S("clause"), ValueAtom(i, "Number"), form.lhs))
-        found = sorted(int(from_atom(b["i"])) for b in space.query(  # type: ignore[arg-type]
-            E(S("clause"), V("i"), expr)))
-        return [self.forms[i] for i in found]
+        found = sorted(
+            int(from_atom(b["i"]))
+            for b in space.query(  # type: ignore[arg-type]
+                E(S("clause"), V("i"), expr)
+            )
+        )
+        clauses = [self.forms[i] for i in found]
+        if len(self._clause_cache) < _MEMO_LIMIT:
+            self._clause_cache[key] = clauses
+        return clauses
 
     def holds(self, head: str, *args: object) -> bool:
         """Whether a relation holds: a call that reduces to True. A call no clause matches is a
         relation that does not hold (MeTTa leaves it unreduced), not an error."""
-        self._declare_entry(head, len(args))
         results = self.evaluate(call(head, *args))
         return any(from_atom(r) is True for r in results)
 

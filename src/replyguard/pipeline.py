@@ -14,8 +14,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, TypeVar
 
 from replyguard.atoms import clear_space, dialogue_atoms, reply_atoms
-from replyguard.dialogue import DecayConfig, derive_context
-from replyguard.models import DialogueState, PostprocessedResponse
+from replyguard.dialogue import DialogueContext
+from replyguard.models import PostprocessedResponse
 from replyguard.stages.coherence import check_coherence
 from replyguard.stages.context import CallContext
 from replyguard.stages.correction import correct_response
@@ -34,12 +34,14 @@ def run_pipeline(
     engine: Engine,
     response: str,
     query: str,
-    dialogue: DialogueState,
+    dialogue: Callable[[], DialogueContext],
     reference: datetime,
     session_id: str | None,
     turn_id: str | None,
     style: str,
 ) -> PostprocessedResponse:
+    """One call. `dialogue` gives the dialogue state the reply is read in: derived from all
+    turns for a one-off call, or a session's incrementally kept state."""
     timings: dict[str, float] = {}
 
     def timed(name: str, fn: Callable[[], T]) -> T:
@@ -88,20 +90,19 @@ def run_pipeline(
 
 
 def _read(
-    engine: Engine, response: str, query: str, dialogue: DialogueState, reference: datetime
+    engine: Engine,
+    response: str,
+    query: str,
+    dialogue: Callable[[], DialogueContext],
+    reference: datetime,
 ) -> CallContext:
-    decay = DecayConfig(
-        salience_decay=float(engine.setting("salience-decay")),  # type: ignore[arg-type]
-        salience_focus=float(engine.setting("salience-focus")),  # type: ignore[arg-type]
-        topic_decay=float(engine.setting("topic-decay")),  # type: ignore[arg-type]
-        topic_floor=float(engine.setting("topic-floor")),
-    )  # type: ignore[arg-type]
-    context = derive_context(dialogue, query, engine.reader, reference, decay)
-    reply = engine.reader.read(response, reference, context.resolver(decay.salience_focus))
+    context = dialogue()
+    focus = engine.decay.salience_focus
+    reply = engine.reader.read(response, reference, context.resolver(focus))
     query_reading = (
         context.readings[-1].reading
         if query.strip() and context.readings
-        else engine.reader.read(query, reference, context.resolver(decay.salience_focus))
+        else engine.reader.read(query, reference, context.resolver(focus))
     )
     ctx = CallContext(response, query, reference, context, reply, query_reading)
     ctx.claims = build_claims(engine, ctx)

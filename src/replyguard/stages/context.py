@@ -24,6 +24,7 @@ class ClaimRecord:
     best_kb_value: str | None = None
     history: list[tuple[Evidence, bool]] = field(default_factory=list)  # (turn, agrees)
     evidence_atoms: list[str] = field(default_factory=list)  # the KB and turn atoms behind it
+    verdict_inputs: tuple[object, object] | None = None  # (KB evidence, history evidence) atoms
     validation: ClaimValidation | None = None
 
     @property

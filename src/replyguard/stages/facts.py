@@ -157,9 +157,12 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
                 engine.host.kb, attached.subject_id, attached.predicate
             )
             kb_atom = (Sym("KbGrade"), _grade_atom(g), record.kb_confidence)
+            source = kb_source(engine.host.kb, attached.subject_id, attached.predicate)
             record.evidence_atoms.extend(
                 str(a)
-                for a in kb_fact_atoms(engine.host.kb, attached.subject_id, attached.predicate)
+                for a in kb_fact_atoms(
+                    attached.subject_id, attached.predicate, values, record.kb_confidence, source
+                )
             )
             kb_evidence = Evidence(
                 kind="kb",
@@ -167,13 +170,14 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
                 attribute=attached.predicate,
                 value=record.best_kb_value,
                 confidence=record.kb_confidence,
-                source=kb_source(engine.host.kb, attached.subject_id, attached.predicate),
+                source=source,
             )
     record.history = history_evidence(engine, ctx, record)
     history_atom = Sym("NoHistory")
     if record.history:
         latest_agrees = record.history[-1][1]
         history_atom = Sym("HistoryAgrees" if latest_agrees else "HistoryDisagrees")
+    record.verdict_inputs = (kb_atom, history_atom)
     verdict = engine.host.value("claim-status", kb_atom, history_atom, attached.negated)
     status, suggestion = _status(verdict, record)
     explanation = engine.host.explain(
