@@ -121,15 +121,15 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from replyguard.metta_host import MettaHost
+    from replyguard.rule_check import check_rules
 
-    host = MettaHost(args.dir)
-    files = sorted({f.file for f in host.forms})
-    print(
-        f"ok: {len(host.forms)} rules and facts from {len(files)} files"
-        + (f"; {len(host.replaced)} shipped definitions overridden" if host.replaced else "")
-    )
-    return 0
+    report = check_rules(args.dir)
+    for problem in report.problems:
+        print(problem)
+    verdict = f"{len(report.problems)} problems" if report.problems else "ok"
+    print(f"{verdict}: {report.forms} rules and facts from {report.files} files"
+          + (f"; {report.overridden} shipped definitions overridden" if report.overridden else ""))
+    return 1 if report.problems else 0
 
 
 def _schema(args: argparse.Namespace) -> int:

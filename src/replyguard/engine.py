@@ -12,6 +12,8 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from lark import Lark
+
 from replyguard.atoms import load_kb_space
 from replyguard.dialogue import DecayConfig, derive_context
 from replyguard.errors import InputError
@@ -25,6 +27,7 @@ from replyguard.spelling.corrector import SpellingCorrector
 from replyguard.spelling.lexicon import english
 from replyguard.stages.correction import STYLES
 from replyguard.text.analysis import Reader
+from replyguard.text.claims import claim_parser
 from replyguard.text.lexicon import CLASSED_KINDS, MARKER_KINDS, PRIMARY_KINDS, KBIndex, WordLists
 
 MAX_RESPONSE_CHARS = 100_000
@@ -79,7 +82,15 @@ class Engine:
             self.words,
             fuzzy_cutoff=float(self.setting("fuzzy-name-cutoff")),
             is_common_word=vocabulary.__contains__,
+            claim_grammar=self._user_claim_grammar(),
         )
+
+    def _user_claim_grammar(self) -> Lark | None:
+        """A `claims.lark` in the user rules directory replaces the shipped claim grammar."""
+        rules_dir = self.host.rules_dir
+        if rules_dir is None or not (rules_dir / "claims.lark").is_file():
+            return None
+        return claim_parser(str(rules_dir / "claims.lark"))
 
     def reload_rules(self) -> None:
         """Re-read the rule files (after an edit); the KB and its space stay as they are."""

@@ -162,6 +162,7 @@ class MettaHost:
         for name, space in self.spaces.items():
             self.metta.register_atom(name, G(space))
         operations = {**_grounded_operations(), **(extra_operations or {})}
+        self.operation_names = tuple(operations)
         for name, (fn, types) in operations.items():
             self.metta.register_atom(name, _operation(name, fn, types))
         self.rules_dir = Path(rules_dir) if rules_dir is not None else None

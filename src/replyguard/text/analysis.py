@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from lark import Lark
+
 from replyguard.models import EntityType
 from replyguard.text.attachment import AttachedClaim, choose_attribute
 from replyguard.text.claims import ClaimDraft, extract_drafts
@@ -98,10 +100,12 @@ class Reader:
         *,
         fuzzy_cutoff: float,
         is_common_word: Callable[[str], bool] | None = None,
+        claim_grammar: Lark | None = None,
     ) -> None:
         self.index = index
         self.words = words
         self.lexer = Lexer(index, words, fuzzy_cutoff=fuzzy_cutoff, is_common_word=is_common_word)
+        self._grammar = claim_grammar
         self._cache: OrderedDict[tuple[str, str], tuple[LexedText, list[list[ClaimDraft]]]] = (
             OrderedDict()
         )
@@ -116,7 +120,7 @@ class Reader:
             self._cache.move_to_end(key)
             return hit
         lexed = self.lexer.lex(text, reference)
-        parsed = (lexed, [extract_drafts(row) for row in lexed.sentence_lexemes])
+        parsed = (lexed, [extract_drafts(row, self._grammar) for row in lexed.sentence_lexemes])
         self._cache[key] = parsed
         if len(self._cache) > _LEX_CACHE_SIZE:
             self._cache.popitem(last=False)
