@@ -15,6 +15,7 @@ from datetime import datetime
 
 from replyguard.models import QUD, DialogueState, QuestionType, Topic, Turn
 from replyguard.text.analysis import Reader, ReadText
+from replyguard.text.lexicon import phrase_key
 from replyguard.text.questions import QuestionForm, classify_question
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.values import fold
@@ -43,6 +44,12 @@ class DialogueContext:
     topics: list[Topic] = field(default_factory=list)
     qud_stack: list[QUD] = field(default_factory=list)
     known_names: set[str] = field(default_factory=set)  # folded names said in the dialogue
+    spoken: str = " "  # every turn's words, folded, space-separated: " i met priya patel "
+
+    def mentions(self, name: str) -> bool:
+        """Whether the dialogue has said this name, as a name or in passing ("starbucks")."""
+        folded = fold(name)
+        return folded in self.known_names or f" {' '.join(phrase_key(folded))} " in self.spoken
 
     def resolver(self, focus: float) -> ReferenceResolver:
         return ReferenceResolver(self.referents, focus)
@@ -77,6 +84,7 @@ class DialogueTracker:
         self._last_mention: dict[str, tuple[int, Referent]] = {}
         self._topic_seen: dict[str, int] = {}
         self._order = 0
+        self._spoken: list[str] = []
 
     def fork(self) -> DialogueTracker:
         """A copy to try a turn on (the query) without changing this tracker."""
@@ -86,6 +94,7 @@ class DialogueTracker:
         other.known_names = set(self.known_names)
         other._last_mention = dict(self._last_mention)
         other._topic_seen = dict(self._topic_seen)
+        other._spoken = list(self._spoken)
         return other
 
     def add(self, turn: Turn) -> TurnReading:
@@ -114,6 +123,7 @@ class DialogueTracker:
             self.known_names.add(fold(name.text))
         for stem in reading.lexed.stems:
             self._topic_seen[stem] = index
+        self._spoken.append(" ".join(fold(t.text) for t in reading.lexed.tokens))
         _update_quds(self.qud_stack, turn, form, reading)
         return record
 
@@ -129,6 +139,7 @@ class DialogueTracker:
             topics=_topics(self._topic_seen, last, self.decay),
             qud_stack=list(self.qud_stack),
             known_names=set(self.known_names),
+            spoken=" " + " ".join(self._spoken) + " ",
         )
         if given is not None:
             _apply_given(context, given)

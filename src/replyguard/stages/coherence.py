@@ -45,10 +45,11 @@ _NUMBER_TYPES = {ValueType.number, ValueType.money, ValueType.percent, ValueType
 
 
 def check_coherence(engine: Engine, ctx: CallContext) -> CoherenceResult:
+    reply_act = classify_reply_act(ctx.reply, engine.words)
     qud = _qud(engine, ctx)
-    topic = _topic(engine, ctx)
+    topic = _topic(engine, ctx, reply_act)
     entity = _entity(engine, ctx)
-    discourse = _discourse(engine, ctx)
+    discourse = _discourse(engine, ctx, reply_act)
     reference = _reference(engine, ctx)
     score = float(
         engine.host.value(  # type: ignore[arg-type]
@@ -310,7 +311,7 @@ def _focus_words(words: list[str]) -> list[str]:
 # ---------------------------------------------------------------------------- 2. topic
 
 
-def _topic(engine: Engine, ctx: CallContext) -> TopicConsistencyResult:
+def _topic(engine: Engine, ctx: CallContext, reply_act: str) -> TopicConsistencyResult:
     topics = ctx.dialogue.topics
     activation = {k: t.activation for t in topics for k in t.keywords}
     reply_stems = ctx.reply.lexed.stems
@@ -318,9 +319,8 @@ def _topic(engine: Engine, ctx: CallContext) -> TopicConsistencyResult:
     share = len(related) / len(reply_stems) if reply_stems else 1.0
     best = max((activation[s] for s in related), default=0.0)
     marker = bool(ctx.reply.lexed.markers_of("drift-marker"))
-    verdict = engine.host.value(
-        "topic-verdict", bool(topics), round(share, 4), round(best, 4), marker
-    )
+    args = (bool(topics), round(share, 4), round(best, 4), marker, Sym(reply_act))
+    verdict = engine.host.value("topic-verdict", *args)
     _, score, drift, issue = verdict  # type: ignore[misc]
     unrelated = [s for s in reply_stems if s not in activation and s not in STOPWORDS]
     description = "Reply moves away from the conversation's topics" + (
@@ -336,10 +336,7 @@ def _topic(engine: Engine, ctx: CallContext) -> TopicConsistencyResult:
             description,
             explain=lambda: engine.host.explain(
                 "topic-verdict",
-                bool(topics),
-                round(share, 4),
-                round(best, 4),
-                marker,
+                *args,
                 atoms=[f"(topic {t.label} {t.activation})" for t in active[:5]],
             ),
         ),
@@ -380,7 +377,7 @@ def _entity(engine: Engine, ctx: CallContext) -> EntityConsistencyResult:
                 ),
             )
     for name in ctx.reply.names:
-        if name.text.casefold() not in ctx.dialogue.known_names:
+        if not ctx.dialogue.mentions(name.text):
             issues += _issue(
                 engine.host.value("entity-issue", Sym("Unknown")),
                 f"'{name.text}' is neither in the knowledge base nor the dialogue",
@@ -405,14 +402,13 @@ def _entity(engine: Engine, ctx: CallContext) -> EntityConsistencyResult:
 # ---------------------------------------------------------------------------- 4. discourse
 
 
-def _discourse(engine: Engine, ctx: CallContext) -> DiscourseCoherenceResult:
+def _discourse(engine: Engine, ctx: CallContext, reply_act: str) -> DiscourseCoherenceResult:
     query_turn = ctx.dialogue.readings[-1] if ctx.dialogue.readings else None
     last_act = (
         classify_turn_act(ctx.query, query_turn.turn.act if query_turn else None, engine.words)
         if ctx.query.strip()
         else "None"
     )
-    reply_act = classify_reply_act(ctx.reply, engine.words)
     conflict = presupposition(ctx, engine.words)
     verdict = engine.host.value(
         "discourse-verdict",

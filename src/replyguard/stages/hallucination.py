@@ -25,7 +25,7 @@ from replyguard.stages.context import CallContext, ClaimRecord
 from replyguard.stages.logic_checks import logic_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
 from replyguard.text.lexer import Lexeme
-from replyguard.values import fold, value_key
+from replyguard.values import value_key
 
 _NAMED_HOLDERS = 5
 
@@ -229,7 +229,7 @@ def _fabricated(engine: Engine, ctx: CallContext, record: ClaimRecord) -> list[C
     start = min(record.model.span.start, record.model.subject_span.start)  # type: ignore[union-attr]
     span = Span(start=start, end=record.model.span.end)
     if attached.subject_id is None:
-        if fold(attached.subject_text) in ctx.dialogue.known_names:
+        if ctx.dialogue.mentions(attached.subject_text):
             return []
         return [
             Candidate(
@@ -269,7 +269,7 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     similar_cutoff = float(engine.setting("similar-name-cutoff"))
     generic = ctx.reply.lexed.markers_of("generic-phrase")
     for name in ctx.reply.names:
-        if fold(name.text) in ctx.dialogue.known_names:
+        if ctx.dialogue.mentions(name.text) or _denied(ctx, name):
             continue
         definite = _preceded_by_the(ctx, name)
         similar = engine.index.fuzzy_name(name.text, similar_cutoff)
@@ -288,6 +288,22 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
             )
         )
     return out
+
+
+_DENIALS = ("no", "not any", "find", "found", "locate", "see", "have")
+
+
+def _denied(ctx: CallContext, name: Lexeme) -> bool:
+    """ "There is no Starbucks", "I couldn't find Valero": the reply says it does not exist."""
+    before = ctx.response[max(0, name.start - 40) : name.start].lower()
+    clause = before.rsplit(".", 1)[-1].split()
+    if clause[-1:] == ["no"] or clause[-2:] == ["not", "any"]:
+        return True
+    negated = any(
+        w in ("not", "n't", "cannot", "can't", "couldn't", "didn't", "don't") or w.endswith("n't")
+        for w in clause[-4:]
+    )
+    return negated and bool(clause) and clause[-1] in _DENIALS
 
 
 def _preceded_by_the(ctx: CallContext, name: Lexeme) -> bool:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from replyguard.models import NewEntity, Span
 from replyguard.stages.context import CallContext
 from replyguard.text.analysis import guess_type
-from replyguard.values import fold
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -20,7 +19,7 @@ def new_entities(engine: Engine, ctx: CallContext) -> list[NewEntity]:
     for row in ctx.reply.lexed.sentence_lexemes:
         previous = None
         for lexeme in row:
-            unknown = lexeme.cat == "NAME" and fold(lexeme.text) not in ctx.dialogue.known_names
+            unknown = lexeme.cat == "NAME" and not ctx.dialogue.mentions(lexeme.text)
             misspelt = lexeme.cat == "ENT" and lexeme.fuzzy > 0
             if unknown or misspelt:
                 guessed = (

@@ -182,6 +182,11 @@ class Lexer:
     def _lexeme_at(self, tokens, folded, i, end, temporal_starts, previous) -> Lexeme:  # noqa: ANN001, C901
         tok = tokens[i]
         mention = temporal_starts.get(i)
+        known = self.index.values.longest(folded[:end], i)
+        if known is not None and known[0] > 1 and (
+                mention is None or _token_end(tokens, mention.end, i, end) - i < known[0]):
+            # a KB value longer than any shape found here: "200 Alester Ave", "5 miles"
+            return self._known_value(tokens, i, i + known[0], known[1])
         if mention is not None:
             j = _token_end(tokens, mention.end, i, end)
             return self._value(
@@ -302,6 +307,8 @@ class Lexer:
             j -= 1
         if j - i == 1 and (folded[i] in _FUNCTION_WORDS or (at_start and self._common(folded[i]))):
             return None
+        if j - i > 2 and at_start and self._common(folded[i]):
+            return None  # "Ask Rebecca Stone": the name starts after the sentence's first word
         if j == i:
             return None
         lexeme = _lexeme(tokens, i, j, "NAME")
