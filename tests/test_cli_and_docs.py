@@ -43,3 +43,21 @@ def test_benchmark_reports_every_measure():
         assert key in result
     assert result["claims_per_reply"] >= 3
     assert "p50 ms" in format_table([result])
+
+
+def test_documented_example_rules_work():
+    from replyguard.cases import case_kb
+    from replyguard.engine import Engine
+    from replyguard.rule_check import check_rules
+
+    rules = ROOT / "docs" / "examples" / "rules"
+    assert check_rules(rules).problems == []
+    case = load_case(ROOT / "docs" / "examples" / "unknown_person.json")
+
+    def nonexistent(engine: Engine) -> float:
+        result = engine.check_case(case)
+        return next(f.confidence for f in result.hallucination_flags
+                    if f.hallucination_type.value == "NonexistentEntity")
+
+    assert nonexistent(Engine(case_kb(case))) == 0.85
+    assert nonexistent(Engine(case_kb(case), rules_dir=rules)) == 0.65
