@@ -85,7 +85,7 @@ def test_bad_turns_and_reloaded_rules(engine, seed_kb, tmp_path):
     fresh = Engine(seed_kb, rules_dir=tmp_path)
     stale = fresh.session()
     fresh.reload_rules()
-    with pytest.raises(InputError, match="rules were reloaded"):
+    with pytest.raises(InputError, match="rules or KB were replaced"):
         stale.check("Fine.")
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from lark import Lark
 
-from replyguard.atoms import load_kb_space
+from replyguard.atoms import clear_space, load_kb_space
 from replyguard.dialogue import DecayConfig, derive_context
 from replyguard.errors import InputError
 from replyguard.kb import complete_schema, load_kb
@@ -91,6 +91,16 @@ class Engine:
         if rules_dir is None or not (rules_dir / "claims.lark").is_file():
             return None
         return claim_parser(str(rules_dir / "claims.lark"))
+
+    def replace_kb(self, kb: KnowledgeBase | str | Path) -> None:
+        """Check against another KB from now on, keeping the loaded rules and what they have
+        already decided (an evaluation over many small KBs pays the rule loading once)."""
+        new = complete_schema(kb if isinstance(kb, KnowledgeBase) else load_kb(kb))
+        clear_space(self.host.kb)
+        self.kb = new
+        self.kb_atoms = load_kb_space(self.host.kb, new)
+        self._build_readers()
+        self.rules_version += 1  # sessions read against the old KB must not continue
 
     def reload_rules(self) -> None:
         """Re-read the rule files (after an edit); the KB and its space stay as they are."""

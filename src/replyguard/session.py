@@ -63,7 +63,9 @@ class Session:
     ) -> PostprocessedResponse:
         """Check a reply to the latest user message (or to `query`)."""
         if self._rules_version != self.engine.rules_version:
-            raise InputError("rules were reloaded since this session started; start a new one")
+            raise InputError(
+                "rules or KB were replaced since this session started; start a new one"
+            )
         if query is None:
             users = [t for t in self.turns if t.role == "user"]
             query = users[-1].text if users else ""

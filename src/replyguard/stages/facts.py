@@ -43,7 +43,7 @@ def build_claims(engine: Engine, ctx: CallContext) -> list[ClaimRecord]:
     records = []
     for i, attached in enumerate(ctx.reply.claims, start=1):
         value = attached.value
-        subject_lexeme = attached.draft.subject.lexeme
+        subject = attached.draft.subject
         vtype = (
             engine.index.attribute_type(attached.predicate)
             if attached.predicate in engine.index.schema
@@ -61,7 +61,11 @@ def build_claims(engine: Engine, ctx: CallContext) -> list[ClaimRecord]:
             predicate=attached.predicate,
             object=value.text,
             span=Span(start=value.start, end=value.end),
-            subject_span=Span(start=subject_lexeme.start, end=subject_lexeme.end),
+            subject_span=(
+                Span(start=subject.lexeme.start, end=subject.lexeme.end)
+                if subject is not None
+                else None
+            ),
             negated=attached.negated,
             confidence=round(confidence, 4),
         )

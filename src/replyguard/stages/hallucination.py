@@ -226,7 +226,10 @@ def _wrong_attribute(engine: Engine, record: ClaimRecord) -> list[Candidate]:
 
 def _fabricated(engine: Engine, ctx: CallContext, record: ClaimRecord) -> list[Candidate]:
     attached = record.attached
-    start = min(record.model.span.start, record.model.subject_span.start)  # type: ignore[union-attr]
+    subject_span = record.model.subject_span
+    start = min(
+        record.model.span.start, subject_span.start if subject_span else record.model.span.start
+    )
     span = Span(start=start, end=record.model.span.end)
     if attached.subject_id is None:
         if ctx.dialogue.mentions(attached.subject_text):

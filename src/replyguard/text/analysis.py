@@ -20,6 +20,7 @@ from replyguard.text.claims import ClaimDraft, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer
 from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
+from replyguard.text.words import stem
 from replyguard.values import fold
 
 _ORG_WORDS = {
@@ -72,6 +73,18 @@ class ReadText:
     @property
     def text(self) -> str:
         return self.lexed.text
+
+
+def _sentence_words(lexed: LexedText, row: list[Lexeme]) -> frozenset[str]:
+    """Content stems of a sentence plus the weekday each of its dates falls on."""
+    if not row:
+        return frozenset()
+    start, end = row[0].start, row[-1].end
+    words = {stem(t.text) for t in lexed.tokens if start <= t.start < end}
+    for mention in lexed.temporal:
+        if start <= mention.start < end and mention.date is not None:
+            words.add(mention.date.strftime("%A").lower())
+    return frozenset(words)
 
 
 def guess_type(lexeme: Lexeme, previous: Lexeme | None) -> EntityType:
@@ -161,8 +174,9 @@ class Reader:
                 self._observe(lexeme, previous, resolver, out, chosen)
                 previous = lexeme
             ambiguous = {id(p.lexeme) for p in out.pronouns if len(p.candidates) > 1}
+            words = _sentence_words(lexed, row)
             for draft in row_drafts:
-                claim = self._attach(draft, chosen, ambiguous)
+                claim = self._attach(draft, chosen, ambiguous, resolver, words)
                 if claim is not None:
                     out.claims.append(claim)
         return out
@@ -208,6 +222,26 @@ class Reader:
             return None
         return max(focused, key=lambda r: (r.salience, r.order)).key
 
+    def _attach_implicit(
+        self, draft: ClaimDraft, resolver: ReferenceResolver, words: frozenset[str]
+    ) -> AttachedClaim | None:
+        """A KB value with no subject named ("there is moderate traffic") is about the entity in
+        focus that holds that attribute. Only values the KB itself lists qualify: a bare time or
+        number could belong to anything."""
+        owners = draft.value.attributes
+        if not owners or draft.negated:
+            return None
+        for referent in sorted(resolver.in_focus(), key=lambda r: (-r.salience, -r.order)):
+            entity = self.index.entities.get(referent.entity_id or "")
+            if entity is not None and any(a in entity.attributes for a in owners):
+                picked = choose_attribute(draft, entity.id, self.index, words)
+                if picked is None:
+                    return None
+                return AttachedClaim(
+                    draft, entity.name, entity.id, "Implicit", picked[0], picked[1], draft.value
+                )
+        return None
+
     def _id_set(self, ids: tuple[str, ...]) -> frozenset[str]:
         """The ids sharing a name as a set, kept per tuple (a first name may have thousands)."""
         cached = self._id_sets.get(id(ids))
@@ -216,9 +250,16 @@ class Reader:
         return cached[1]
 
     def _attach(
-        self, draft: ClaimDraft, chosen: dict[int, Referent], ambiguous: set[int]
+        self,
+        draft: ClaimDraft,
+        chosen: dict[int, Referent],
+        ambiguous: set[int],
+        resolver: ReferenceResolver,
+        words: frozenset[str],
     ) -> AttachedClaim | None:
         subject = draft.subject
+        if subject is None:
+            return self._attach_implicit(draft, resolver, words)
         if subject.kind in ("self", "addressee"):
             return None
         referent = chosen.get(id(subject.lexeme))
@@ -233,7 +274,7 @@ class Reader:
         else:
             resolution = "Unknown"
         subject_id = referent.entity_id if referent is not None else None
-        picked = choose_attribute(draft, subject_id, self.index)
+        picked = choose_attribute(draft, subject_id, self.index, words)
         if picked is None:
             return None
         attribute, basis = picked

@@ -15,6 +15,7 @@ from replyguard.models import ValueType
 from replyguard.text.claims import ClaimDraft
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
+from replyguard.text.words import stem
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
 _COMPATIBLE: dict[ValueType, set[ValueType]] = {
@@ -55,10 +56,21 @@ class AttachedClaim:
         return self.draft.negated
 
 
+def affinity(attribute: str, words: frozenset[str]) -> int:
+    """How many parts of an attribute's name the sentence says ("tuesday_high" in "on tuesday
+    the high is ..."): it tells apart attributes that share a value type."""
+    return sum(1 for part in attribute.lower().split("_") if part and stem(part) in words)
+
+
 def choose_attribute(
-    draft: ClaimDraft, subject_id: str | None, index: KBIndex
+    draft: ClaimDraft,
+    subject_id: str | None,
+    index: KBIndex,
+    words: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
-    """(attribute, basis) for the draft's value, or None when nothing in the text or KB fits."""
+    """(attribute, basis) for the draft's value, or None when nothing in the text or KB fits.
+
+    `words` are the sentence's content stems and the weekdays its dates fall on."""
     value = draft.value
     vtype = value.value_type
     entity = index.entities.get(subject_id) if subject_id else None
@@ -69,20 +81,24 @@ def choose_attribute(
             return True  # an attribute no entity has ("founded"): any value may claim it
         return compatible(vtype, index.attribute_type(attribute))
 
+    def best(candidates: list[str]) -> str:
+        return max(candidates, key=lambda a: (affinity(a, words), a in held))
+
     cued = [a for a in draft.cues if fits(a)]
     if cued:
-        preferred = [a for a in cued if a in held] or cued
-        return preferred[0], draft.basis if draft.basis != "Bare" else "Cue"
+        return best(cued), draft.basis if draft.basis != "Bare" else "Cue"
     owners = [a for a in value.attributes if fits(a)]
     if owners:
-        preferred = [a for a in owners if a in held] or owners
-        return preferred[0], "ValueOwner"
-    if entity is not None and draft.copula:  # "X is at 2pm": the only time X has
+        return best(owners), "ValueOwner"
+    if entity is not None and (draft.copula or draft.direct):  # "X is at 2pm", "dinner, 5 PM"
         typed = [
             a
             for a in entity.attributes
             if a in index.schema and fits(a) and index.attribute_type(a) not in _TEXTUAL
         ]
-        if len(typed) == 1:
-            return typed[0], "Type"
+        ranked = sorted(typed, key=lambda a: -affinity(a, words))
+        if len(ranked) == 1 or (
+            len(ranked) > 1 and affinity(ranked[0], words) > affinity(ranked[1], words)
+        ):
+            return ranked[0], "Type"
     return None

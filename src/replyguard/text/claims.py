@@ -61,13 +61,14 @@ class Clause:
 class ClaimDraft:
     """A value attached to a subject by the grammar, before KB resolution."""
 
-    subject: Subject
+    subject: Subject | None  # None: no subject named ("there is moderate traffic")
     value: Lexeme
     cues: tuple[str, ...]
     negated: bool
     basis: str  # Cue | Focus | Bare: how the attribute is named in the text
     copula: bool = False  # "is at 2pm": the value is predicated of the subject
     shared: bool = False  # carried to this subject by "same ... as"
+    direct: bool = False  # nothing but plain words between subject and value ("dinner, 5 PM")
 
 
 _DETERMINERS = frozenset("the a an this that these those our your their his her its my".split())
@@ -215,20 +216,32 @@ class ClaimTransformer(Transformer):
                         )
                         for d in shared
                     )
-                elif subject is not None:
+                else:
                     cues = item.cues
                     if cues:
                         basis = "Cue"
-                    elif subject.focus:
+                    elif subject is not None and subject.focus:
                         cues, basis = subject.focus, "Focus"
                     elif not item.copula and last_cues:
                         cues, basis = last_cues, "Cue"  # "in Marketing and Sales"
                     else:
                         basis = "Bare"
                     last_cues = cues
+                    direct = not any(
+                        word in _DETERMINERS
+                        for w in item.lead
+                        if w.cat == "W"
+                        for word in w.text.lower().split()
+                    )
                     current.append(
                         ClaimDraft(
-                            subject, item.value, cues, item.negated, basis, copula=item.copula
+                            subject,
+                            item.value,
+                            cues,
+                            item.negated,
+                            basis,
+                            copula=item.copula,
+                            direct=direct,
                         )
                     )
             drafts.extend(current)

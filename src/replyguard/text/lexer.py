@@ -183,8 +183,11 @@ class Lexer:
         tok = tokens[i]
         mention = temporal_starts.get(i)
         known = self.index.values.longest(folded[:end], i)
-        if known is not None and known[0] > 1 and (
-                mention is None or _token_end(tokens, mention.end, i, end) - i < known[0]):
+        if (
+            known is not None
+            and known[0] > 1
+            and (mention is None or _token_end(tokens, mention.end, i, end) - i < known[0])
+        ):
             # a KB value longer than any shape found here: "200 Alester Ave", "5 miles"
             return self._known_value(tokens, i, i + known[0], known[1])
         if mention is not None:

@@ -92,18 +92,49 @@ class TemporalMention:
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = (
-    "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 )
 _NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
-    "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "forty-five": 45,
+    "fifty": 50,
+    "sixty": 60,
+    "ninety": 90,
 }
 # Minutes per unit, keyed by the unit's first letter (minute/min, hour/hr/h, day, week/wk).
 _UNIT_MINUTES = {"m": 1, "h": 60, "d": 1440, "w": 10080}
 _DAY_OFFSETS = {
-    "DAY_BEFORE_YESTERDAY": -2, "YESTERDAY": -1, "TODAY": 0, "TONIGHT": 0, "TOMORROW": 1,
+    "DAY_BEFORE_YESTERDAY": -2,
+    "YESTERDAY": -1,
+    "TODAY": 0,
+    "TONIGHT": 0,
+    "TOMORROW": 1,
     "DAY_AFTER_TOMORROW": 2,
 }
 _DAY_KINDS = frozenset({"date", "relative_day", "weekday", "relative_weekday", "datetime"})
@@ -351,8 +382,17 @@ class _Resolver(Transformer):
         conflict: bool = False,
     ) -> TemporalMention:
         return TemporalMention(
-            start, end, self._text[start:end], kind, time, date, year, weekday, relative,
-            conflict, value,
+            start,
+            end,
+            self._text[start:end],
+            kind,
+            time,
+            date,
+            year,
+            weekday,
+            relative,
+            conflict,
+            value,
         )
 
     def _time(self, start: int, end: int, moment: datetime.time) -> TemporalMention:
@@ -399,8 +439,14 @@ class _Resolver(Transformer):
     def day_with_period(self, children):
         day, period = children
         part = self._mention(
-            "part_of_day", period.start, period.end, period.value,
-            date=day.date, weekday=day.weekday, year=day.year, relative=day.relative,
+            "part_of_day",
+            period.start,
+            period.end,
+            period.value,
+            date=day.date,
+            weekday=day.weekday,
+            year=day.year,
+            relative=day.relative,
         )
         return [day, part]
 
@@ -548,8 +594,12 @@ class _Resolver(Transformer):
         (token,) = children
         stamp = datetime.datetime.fromisoformat(token[:19].replace(" ", "T"))
         return self._mention(
-            "datetime", *_span(token), stamp.isoformat(timespec="minutes"),
-            time=stamp.time(), date=stamp.date(), year=stamp.year,
+            "datetime",
+            *_span(token),
+            stamp.isoformat(timespec="minutes"),
+            time=stamp.time(),
+            date=stamp.date(),
+            year=stamp.year,
         )
 
     # -- parts of the day
@@ -629,8 +679,13 @@ class _Resolver(Transformer):
         if duration.unit >= _UNIT_MINUTES["d"]:
             return self._day("relative_day", duration.start, end, moment.date(), relative=True)
         return self._mention(
-            "time", duration.start, end, _clock_value(moment.time()),
-            time=moment.time(), date=moment.date(), relative=True,
+            "time",
+            duration.start,
+            end,
+            _clock_value(moment.time()),
+            time=moment.time(),
+            date=moment.date(),
+            relative=True,
         )
 
     def duration(self, children):
