@@ -21,7 +21,12 @@ EXIT_INTERNAL = 70
 
 # Modules that add their own subcommands: each has register(subparsers) and sets
 # `handler=run` on its parser, with run(args) -> exit status.
-COMMAND_MODULES: tuple[str, ...] = ("replyguard.session_cli", "replyguard.repl")
+COMMAND_MODULES: tuple[str, ...] = (
+    "replyguard.batch",
+    "replyguard.trace_cli",
+    "replyguard.session_cli",
+    "replyguard.repl",
+)
 
 
 def _parser() -> argparse.ArgumentParser:
