@@ -53,7 +53,10 @@ def run_pipeline(
     ctx = timed("analysis", lambda: _read(engine, response, query, dialogue, reference))
     factual = timed("facts", lambda: validate_facts(engine, ctx))
     coherence = timed("coherence", lambda: check_coherence(engine, ctx))
-    flags = timed("hallucination", lambda: detect_hallucinations(engine, ctx))
+    flags = timed(
+        "hallucination",
+        lambda: detect_hallucinations(engine, ctx, coherence.discourse_coherence.reply_act),
+    )
     corrected = timed(
         "correction",
         lambda: (

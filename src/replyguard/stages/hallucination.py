@@ -23,6 +23,7 @@ from replyguard.models import Evidence, HallucinationFlag, HallucinationType, Sp
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext, ClaimRecord
 from replyguard.stages.logic_checks import logic_candidates
+from replyguard.stages.restatement import restatement_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
 from replyguard.text.lexer import Lexeme
 from replyguard.values import value_key
@@ -33,8 +34,11 @@ if TYPE_CHECKING:
     from replyguard.engine import Engine
 
 
-def detect_hallucinations(engine: Engine, ctx: CallContext) -> list[HallucinationFlag]:
+def detect_hallucinations(
+    engine: Engine, ctx: CallContext, reply_act: str
+) -> list[HallucinationFlag]:
     candidates = [
+        *restatement_candidates(engine, ctx, reply_act),
         *_claim_candidates(engine, ctx),
         *_entity_candidates(engine, ctx),
         *_unsupported_candidates(ctx),

@@ -89,7 +89,10 @@ def choose_attribute(
         return best(cued), draft.basis if draft.basis != "Bare" else "Cue"
     owners = [a for a in value.attributes if fits(a)]
     if owners:
-        return best(owners), "ValueOwner"
+        # a value the KB lists under one column may be said of another the sentence names:
+        # "rain" is Friday's weather, but "On Saturday it will rain" is about Saturday
+        named = [a for a in held if a not in owners and fits(a) and affinity(a, words) > 0]
+        return best(owners + named), "ValueOwner"
     if entity is not None and (draft.copula or draft.direct):  # "X is at 2pm", "dinner, 5 PM"
         typed = [
             a

@@ -1,0 +1,120 @@
+"""ContradictsPrior for confirmations: a reply that confirms or commits to a request restates its
+details as the user gave them ("Schedule my 10 am dentist appointment" -> "I have scheduled your
+dentist appointment for 2 pm" is a contradiction even though no KB entity is named).
+
+The request is the latest user request and the user turns after it (later details replace
+earlier ones: "No, make it today"). Details are compared slot by slot: a time with a time, a date
+with a date, a KB value with a value of the same column. Whether a reply act restates a request,
+and how sure the flag is, are rules (metta/hallucination.metta).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replyguard.metta_host import Sym
+from replyguard.models import EntityType, Evidence, HallucinationType, Span, ValueType
+from replyguard.stages.acts import classify_turn_act
+from replyguard.stages.candidates import Candidate
+from replyguard.stages.context import CallContext
+from replyguard.text.lexer import Lexeme
+from replyguard.values import grade
+
+if TYPE_CHECKING:
+    from replyguard.engine import Engine
+    from replyguard.text.lexicon import KBIndex
+
+_SLOT_TYPES = {ValueType.datetime: "time", ValueType.year: "date"}
+
+
+def _slot(lexeme: Lexeme, index: KBIndex) -> str | None:
+    """Which detail of a request a lexeme states."""
+    if lexeme.cat == "VAL":
+        if lexeme.attributes:
+            return lexeme.attributes[0]
+        if lexeme.value_type is not None and lexeme.temporal is not None:
+            return _SLOT_TYPES.get(lexeme.value_type, lexeme.value_type.value)
+        return None
+    if lexeme.cat == "ENT" and len(lexeme.entity_ids) == 1:
+        entity = index.entities[lexeme.entity_ids[0]]
+        if entity.type == EntityType.Event:
+            return "event"
+    return None
+
+
+def _slots(lexemes: list[Lexeme], index: KBIndex) -> dict[str, list[Lexeme]]:
+    out: dict[str, list[Lexeme]] = {}
+    for lexeme in lexemes:
+        slot = _slot(lexeme, index)
+        if slot is not None:
+            out.setdefault(slot, []).append(lexeme)
+    return out
+
+
+def _value_type(lexeme: Lexeme) -> ValueType:
+    return lexeme.value_type or ValueType.text
+
+
+def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> list[Candidate]:
+    if not engine.host.holds("restates-request", Sym(reply_act)):
+        return []
+    readings = ctx.dialogue.readings
+    start = next(
+        (
+            r.index
+            for r in reversed(readings)
+            if r.turn.role == "user"
+            and classify_turn_act(r.turn.text, r.turn.act, engine.words) == "Request"
+        ),
+        None,
+    )
+    if start is None:
+        return []
+    request: dict[str, tuple[list[Lexeme], str, str, int]] = {}
+    for reading in readings[start:]:
+        if reading.turn.role != "user":
+            continue
+        for slot, lexemes in _slots(reading.reading.lexed.lexemes, engine.index).items():
+            request[slot] = (lexemes, reading.turn.id or "", reading.turn.text, reading.index)
+    last = len(readings) - 1
+    out = []
+    for slot, said in _slots(ctx.reply.lexed.lexemes, engine.index).items():
+        if slot not in request:
+            continue
+        asked, turn_id, turn_text, turn_index = request[slot]
+        if any(_agrees(engine, slot, r, a) for r in said for a in asked):
+            continue
+        value = said[0]
+        out.append(
+            Candidate(
+                HallucinationType.ContradictsPrior,
+                (Sym("RequestRestated"), last - turn_index),
+                Span(start=value.start, end=value.end),
+                f"turn {turn_id} asked for {slot} '{asked[0].text}'",
+                suggestion=f"Use '{asked[0].text}' as requested",
+                support=[
+                    Evidence(
+                        kind="turn",
+                        turn_id=turn_id,
+                        text=turn_text,
+                        attribute=slot,
+                        value=asked[0].text,
+                    )
+                ],
+            )
+        )
+    return out
+
+
+def _agrees(engine: Engine, slot: str, said: Lexeme, asked: Lexeme) -> bool:
+    if said.cat == "ENT" or asked.cat == "ENT":
+        return said.entity_ids == asked.entity_ids
+    t1, t2 = said.temporal, asked.temporal
+    if t1 is not None and t2 is not None:  # "tomorrow" and "Tuesday" may be the same day
+        if slot == "time" and t1.time is not None and t2.time is not None:
+            return t1.time == t2.time
+        if slot == "date" and t1.date is not None and t2.date is not None:
+            return t1.date == t2.date
+    g = grade(_value_type(asked), said.text, asked.text)
+    accepted = (Sym("Fuzzy"), g.distance) if g.kind == "Fuzzy" else Sym(g.kind)
+    return engine.host.value("value-accepted", accepted) is True
