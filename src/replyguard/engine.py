@@ -82,6 +82,11 @@ class Engine:
             self.words,
             fuzzy_cutoff=float(self.setting("fuzzy-name-cutoff")),
             is_common_word=vocabulary.__contains__,
+            word_prior=lambda w: vocabulary.prior(w, 0.3),
+            priors=(
+                float(self.setting("emphasis-word-log-prior")),  # type: ignore[arg-type]
+                float(self.setting("name-opener-log-prior")),
+            ),  # type: ignore[arg-type]
             claim_grammar=self._user_claim_grammar(),
         )
 

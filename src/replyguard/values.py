@@ -17,6 +17,7 @@ from rapidfuzz.distance import Levenshtein
 
 from replyguard.models import ValueType
 from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
+from replyguard.text.words import stem
 
 EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>\"]+[^\s<>\".,;:!?)]", re.IGNORECASE)
@@ -238,11 +239,20 @@ def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
     return False
 
 
+_WORDY = (ValueType.text, ValueType.enum)
+
+
+def _stems(key: str) -> tuple[str, ...]:
+    return tuple(stem(w) for w in key.split())
+
+
 def grade(value_type: ValueType, claimed: str, kb: str) -> Grade:
     if claimed.strip().casefold() == kb.strip().casefold():
         return Grade("Exact")
     ck, kk = value_key(value_type, claimed), value_key(value_type, kb)
     if ck == kk:
+        return Grade("Normalised")
+    if value_type in _WORDY and _stems(ck) == _stems(kk):  # "raining" and "rain"
         return Grade("Normalised")
     if _compatible(value_type, claimed, kb):
         return Grade("Compatible")

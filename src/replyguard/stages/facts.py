@@ -31,6 +31,7 @@ from replyguard.models import (
     Verified,
 )
 from replyguard.stages.context import CallContext, ClaimRecord
+from replyguard.text.lexer import LexedText
 from replyguard.values import Grade, grade
 
 if TYPE_CHECKING:
@@ -101,6 +102,8 @@ def history_evidence(
             key = claim.subject_id or "name:" + claim.subject_text.casefold()
             if key != subject_key or claim.predicate != attached.predicate or claim.negated:
                 continue
+            if _asked(reading.reading.lexed, claim.value.start):
+                continue  # "Will it be stormy on Friday?" states nothing
             g = grade(vtype, attached.value.text, claim.value.text)
             agrees = engine.host.value("value-accepted", _grade_atom(g)) is True
             record.evidence_atoms.append(str(turn_claim_atom(reading.turn.id, claim)))
@@ -118,6 +121,14 @@ def history_evidence(
                 )
             )
     return out
+
+
+def _asked(lexed: LexedText, position: int) -> bool:
+    """Whether a position lies in a question (a sentence ending in "?")."""
+    for sentence in lexed.sentences:
+        if sentence.start <= position < sentence.end + 1:
+            return lexed.text[sentence.start : sentence.end].rstrip().endswith("?")
+    return False
 
 
 def validate_facts(engine: Engine, ctx: CallContext) -> FactualValidationResult:

@@ -113,11 +113,21 @@ class Reader:
         *,
         fuzzy_cutoff: float,
         is_common_word: Callable[[str], bool] | None = None,
+        word_prior: Callable[[str], float] | None = None,
+        priors: tuple[float, float] = (0.0, 0.0),
         claim_grammar: Lark | None = None,
     ) -> None:
         self.index = index
         self.words = words
-        self.lexer = Lexer(index, words, fuzzy_cutoff=fuzzy_cutoff, is_common_word=is_common_word)
+        self.lexer = Lexer(
+            index,
+            words,
+            fuzzy_cutoff=fuzzy_cutoff,
+            is_common_word=is_common_word,
+            word_prior=word_prior,
+            emphasis_prior=priors[0],
+            opener_prior=priors[1],
+        )
         self._grammar = claim_grammar
         self._cache: OrderedDict[tuple[str, str], tuple[LexedText, list[list[ClaimDraft]]]] = (
             OrderedDict()
@@ -229,7 +239,7 @@ class Reader:
         focus that holds that attribute. Only values the KB itself lists qualify: a bare time or
         number could belong to anything."""
         owners = draft.value.attributes
-        if not owners or draft.negated:
+        if not owners or draft.negated or draft.foreign:
             return None
         for referent in sorted(resolver.in_focus(), key=lambda r: (-r.salience, -r.order)):
             entity = self.index.entities.get(referent.entity_id or "")

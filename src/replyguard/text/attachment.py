@@ -72,6 +72,8 @@ def choose_attribute(
 
     `words` are the sentence's content stems and the weekdays its dates fall on."""
     value = draft.value
+    if value.temporal is not None and value.temporal.kind == "part_of_day":
+        return None  # "in the evening" qualifies a time; it is not one
     vtype = value.value_type
     entity = index.entities.get(subject_id) if subject_id else None
     held = set(entity.attributes) if entity else set()

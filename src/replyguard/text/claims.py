@@ -54,7 +54,10 @@ class Share:
 @dataclass
 class Clause:
     items: list[Subject | ValuePhrase | Share] = field(default_factory=list)
-    opens_with_noun_phrase: bool = False  # "the team might ...": a subject the KB does not name
+    # how the clause opens when it names no KB subject first:
+    #   "noun-phrase"  "the team might ...", "nothing is ...": a subject the KB does not name
+    #   "existential"  "there is moderate traffic": no subject; the entity in focus is meant
+    opener: str | None = None
 
 
 @dataclass
@@ -69,12 +72,18 @@ class ClaimDraft:
     copula: bool = False  # "is at 2pm": the value is predicated of the subject
     shared: bool = False  # carried to this subject by "same ... as"
     direct: bool = False  # nothing but plain words between subject and value ("dinner, 5 PM")
+    foreign: bool = False  # the clause is about an unnamed noun phrase ("the nearest rest stop")
 
 
 _DETERMINERS = frozenset("the a an this that these those our your their his her its my".split())
 # A clause opening with one of these has a subject of its own the KB does not name ("the team
 # might ...", "there is a meeting ..."), so the previous clause's subject does not carry over.
-_CLAUSE_OPENERS = _DETERMINERS | {"there", "here"}
+_NOUN_PHRASE_OPENERS = _DETERMINERS | frozenset(
+    "nothing nobody none no everything everyone something someone anything anyone".split()
+)
+_EXISTENTIAL_OPENERS = frozenset({"there", "here"})
+# Words that may stand between a carried cue and its next value: "in Marketing and (in) Sales".
+_CARRY_WORDS = frozenset("in at on for to the a an and or also".split())
 
 
 def _after_preposition(text: str) -> bool:
@@ -181,12 +190,14 @@ class ClaimTransformer(Transformer):
         lead = items[0] if items and isinstance(items[0], list) else []
         if not lead and items and isinstance(items[0], ValuePhrase | Share):
             lead = items[0].lead
-        opens = (
-            bool(lead)
-            and lead[0].cat in ("W", "PRON_POSS")  # "their team ...": not about the subject
-            and lead[0].text.lower().split()[0] in _CLAUSE_OPENERS
-        )
-        return Clause([i for i in items if not isinstance(i, list)], opens)
+        opener = None
+        if lead and lead[0].cat in ("W", "PRON_POSS"):  # "their team ...": not about the subject
+            first = lead[0].text.lower().split()[0]
+            if first in _NOUN_PHRASE_OPENERS:
+                opener = "noun-phrase"
+            elif first in _EXISTENTIAL_OPENERS:
+                opener = "existential"
+        return Clause([i for i in items if not isinstance(i, list)], opener)
 
     def start(self, items: list) -> list[ClaimDraft]:
         """Attach each value to the subject in force: the clause's, else the previous clause's."""
@@ -197,17 +208,20 @@ class ClaimTransformer(Transformer):
         for clause in (i for i in items if isinstance(i, Clause)):
             current: list[ClaimDraft] = []
             named = False  # has this clause named its own subject yet?
-            if clause.opens_with_noun_phrase and not any(
+            foreign = False  # is the clause about something the KB does not name?
+            starts_with_subject = any(
                 isinstance(i, Subject) and not i.oblique for i in clause.items[:1]
-            ):
+            )
+            if clause.opener is not None and not starts_with_subject:
                 subject = None  # "... that the team might reorganise next year"
+                foreign = clause.opener == "noun-phrase"
             for item in clause.items:
                 if isinstance(item, Subject):
                     if item.oblique:
                         if not named:
                             subject = None  # "the meeting with John is at 2pm": not about John
                         continue
-                    subject, named = item, True
+                    subject, named, foreign = item, True, False
                 elif isinstance(item, Share):
                     shared = previous_clause or current
                     current.extend(
@@ -222,7 +236,9 @@ class ClaimTransformer(Transformer):
                         basis = "Cue"
                     elif subject is not None and subject.focus:
                         cues, basis = subject.focus, "Focus"
-                    elif not item.copula and last_cues:
+                    elif last_cues and all(
+                        word in _CARRY_WORDS for w in item.lead for word in w.text.lower().split()
+                    ):
                         cues, basis = last_cues, "Cue"  # "in Marketing and Sales"
                     else:
                         basis = "Bare"
@@ -242,6 +258,7 @@ class ClaimTransformer(Transformer):
                             basis,
                             copula=item.copula,
                             direct=direct,
+                            foreign=foreign,
                         )
                     )
             drafts.extend(current)

@@ -145,11 +145,20 @@ class Lexer:
         *,
         fuzzy_cutoff: float,
         is_common_word: Callable[[str], bool] | None = None,
+        word_prior: Callable[[str], float] | None = None,
+        emphasis_prior: float = 0.0,
+        opener_prior: float = 0.0,
     ) -> None:
+        """`word_prior` is ln P(word); a capitalised word more frequent than `emphasis_prior`
+        inside a sentence is emphasis, not a name ("Coffee places"); a sentence-opening word more
+        frequent than `opener_prior` is not part of the name after it ("Ask Rebecca Stone")."""
         self.index = index
         self.words = words
         self.fuzzy_cutoff = fuzzy_cutoff
         self._common = is_common_word or (lambda w: False)
+        prior = word_prior or (lambda w: float("-inf"))
+        self._emphasis = lambda w: prior(w) > emphasis_prior
+        self._opener = lambda w: prior(w) > opener_prior
         self._owners: dict[int, tuple[tuple[NameHit, ...], tuple[str, ...], bool]] = {}
 
     def lex(self, text: str, reference: datetime) -> LexedText:
@@ -230,16 +239,17 @@ class Lexer:
         if word in _OF:
             return _lexeme(tokens, i, i + 1, "OF")
         if tok.is_capitalised:
+            cue = _governing_cue(previous)
+            if cue is not None and any(
+                self.index.attribute_type(a) in _TEXT_TYPES for a in cue.attributes
+            ):
+                # "works in Legal": a value the KB does not list, not a new entity
+                j = i + 1
+                while j < end and tokens[j].is_capitalised:
+                    j += 1
+                return self._value(tokens, i, j, ValueType.text)
             name = self._proper_name(tokens, folded, i, end, at_start=not previous)
             if name is not None:
-                cue = _governing_cue(previous)
-                if (
-                    name.cat == "NAME"
-                    and cue is not None
-                    and any(self.index.attribute_type(a) in _TEXT_TYPES for a in cue.attributes)
-                ):
-                    # "works in Legal": a value the KB does not list, not a new entity
-                    return self._value(tokens, name.start_tok, name.end_tok, ValueType.text)
                 return name
         return _lexeme(tokens, i, i + 1, "W")
 
@@ -308,9 +318,14 @@ class Lexer:
             j += 1
         while j > i and folded[j - 1] in _NAME_CONNECTORS:
             j -= 1
-        if j - i == 1 and (folded[i] in _FUNCTION_WORDS or (at_start and self._common(folded[i]))):
+        if j - i == 1 and (
+            folded[i] in _FUNCTION_WORDS
+            or (at_start and self._common(folded[i]))
+            or self._emphasis(folded[i])  # "Coffee places", "Chinese restaurants": emphasis
+            or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
+        ):
             return None
-        if j - i > 2 and at_start and self._common(folded[i]):
+        if j - i >= 2 and at_start and self._opener(folded[i]):
             return None  # "Ask Rebecca Stone": the name starts after the sentence's first word
         if j == i:
             return None
