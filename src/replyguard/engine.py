@@ -32,6 +32,7 @@ from replyguard.text.lexicon import CLASSED_KINDS, MARKER_KINDS, PRIMARY_KINDS, 
 
 MAX_RESPONSE_CHARS = 100_000
 _WORD_LIST_HEADS = (
+    "equivalent-word",
     *PRIMARY_KINDS,
     *MARKER_KINDS,
     *CLASSED_KINDS,
@@ -72,8 +73,11 @@ class Engine:
     def _build_readers(self) -> None:
         self._settings: dict[str, object] = {}
         self.words = WordLists.from_facts({h: self.host.facts(h) for h in _WORD_LIST_HEADS})
-        self.index = KBIndex(self.kb, self.words)
         vocabulary = english()
+        emphasis = float(self.setting("emphasis-word-log-prior"))  # type: ignore[arg-type]
+        self.index = KBIndex(
+            self.kb, self.words, is_rare=lambda w: vocabulary.prior(w, 0.3) < emphasis
+        )
         self.spelling = SpellingCorrector(
             kb_words(self.kb, self.index), rule_atoms=[f.atom for f in self.host.forms]
         )

@@ -17,7 +17,7 @@ from lark import Lark
 from replyguard.models import EntityType
 from replyguard.text.attachment import AttachedClaim, choose_attribute
 from replyguard.text.claims import ClaimDraft, extract_drafts
-from replyguard.text.lexer import LexedText, Lexeme, Lexer
+from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.words import stem
@@ -75,16 +75,25 @@ class ReadText:
         return self.lexed.text
 
 
-def _sentence_words(lexed: LexedText, row: list[Lexeme]) -> frozenset[str]:
-    """Content stems of a sentence plus the weekday each of its dates falls on."""
-    if not row:
-        return frozenset()
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _sentence_days(lexed: LexedText, row: list[Lexeme], periods: list[Marker]) -> set[str]:
+    """The weekdays a sentence speaks of: its dates', or all of them for "this week"."""
     start, end = row[0].start, row[-1].end
-    words = {stem(t.text) for t in lexed.tokens if start <= t.start < end}
-    for mention in lexed.temporal:
-        if start <= mention.start < end and mention.date is not None:
-            words.add(mention.date.strftime("%A").lower())
-    return frozenset(words)
+    if any(start <= m.start < end for m in periods):
+        return set(_WEEKDAYS)
+    return {
+        m.date.strftime("%A").lower()
+        for m in lexed.temporal
+        if start <= m.start < end and m.date is not None
+    }
+
+
+def _sentence_words(lexed: LexedText, row: list[Lexeme], days: set[str]) -> frozenset[str]:
+    """Content stems of a sentence plus the weekdays it speaks of."""
+    start, end = row[0].start, row[-1].end
+    return frozenset({stem(t.text) for t in lexed.tokens if start <= t.start < end} | days)
 
 
 def guess_type(lexeme: Lexeme, previous: Lexeme | None) -> EntityType:
@@ -178,13 +187,19 @@ class Reader:
         lexed, drafts = self.parse(text, reference)
         out = ReadText(lexed)
         chosen: dict[int, Referent] = {}  # id(lexeme) -> the referent its subject means
+        periods = lexed.markers_of("period-phrase")
+        last_days: set[str] = set()
         for row, row_drafts in zip(lexed.sentence_lexemes, drafts, strict=True):
             previous: Lexeme | None = None
             for lexeme in row:
                 self._observe(lexeme, previous, resolver, out, chosen)
                 previous = lexeme
             ambiguous = {id(p.lexeme) for p in out.pronouns if len(p.candidates) > 1}
-            words = _sentence_words(lexed, row)
+            # a sentence naming no day speaks of the last one named, or of today
+            days = _sentence_days(lexed, row, periods) if row else set()
+            days = days or last_days or {reference.strftime("%A").lower()}
+            last_days = days
+            words = _sentence_words(lexed, row, days) if row else frozenset()
             for draft in row_drafts:
                 claim = self._attach(draft, chosen, ambiguous, resolver, words)
                 if claim is not None:

@@ -83,18 +83,26 @@ def choose_attribute(
             return True  # an attribute no entity has ("founded"): any value may claim it
         return compatible(vtype, index.attribute_type(attribute))
 
-    def best(candidates: list[str]) -> str:
-        return max(candidates, key=lambda a: (affinity(a, words), a in held))
+    def best(candidates: list[str]) -> str | None:
+        """The candidate the sentence names most; None when it names two equally ("hot on
+        Monday and Thursday" cannot be checked against one day)."""
+        ranked = sorted(candidates, key=lambda a: (-affinity(a, words), a not in held))
+        top = affinity(ranked[0], words)
+        if top > 0 and len(ranked) > 1 and affinity(ranked[1], words) == top:
+            return None
+        return ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
     if cued:
-        return best(cued), draft.basis if draft.basis != "Bare" else "Cue"
+        chosen = best(cued)
+        return None if chosen is None else (chosen, draft.basis if draft.basis != "Bare" else "Cue")
     owners = [a for a in value.attributes if fits(a)]
     if owners:
         # a value the KB lists under one column may be said of another the sentence names:
         # "rain" is Friday's weather, but "On Saturday it will rain" is about Saturday
         named = [a for a in held if a not in owners and fits(a) and affinity(a, words) > 0]
-        return best(owners + named), "ValueOwner"
+        chosen = best(owners + named)
+        return None if chosen is None else (chosen, "ValueOwner")
     if entity is not None and (draft.copula or draft.direct):  # "X is at 2pm", "dinner, 5 PM"
         typed = [
             a

@@ -8,7 +8,7 @@ reply goes through, so "John Smith's" and the KB name "John Smith" line up token
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
@@ -40,17 +40,26 @@ def phrase_key(phrase: str) -> PhraseKey:
 
 
 class PhraseTable:
-    """Longest-match lookup of token sequences; each phrase maps to a list of payloads."""
+    """Longest-match lookup of token sequences; each phrase maps to a list of payloads.
 
-    def __init__(self) -> None:
+    `canonical` maps words that mean the same in a name or value ("avenue" -> "ave") so that
+    "583 Alester Avenue" finds the KB's "583 Alester Ave"."""
+
+    def __init__(self, canonical: Mapping[str, str] | None = None) -> None:
         # payloads as insertion-ordered dict keys: adding stays O(1) when thousands of entities
         # share a phrase (a first name, a department)
         self._entries: dict[PhraseKey, dict[object, None]] = defaultdict(dict)
         self._frozen: dict[PhraseKey, tuple[object, ...]] = {}
         self._max_len: dict[str, int] = {}
+        self._canonical = dict(canonical or {})
+
+    def _canon(self, words: Sequence[str]) -> PhraseKey:
+        if not self._canonical:
+            return tuple(words)
+        return tuple(self._canonical.get(w, w) for w in words)
 
     def add(self, phrase: str | PhraseKey, payload: object) -> None:
-        key = phrase_key(phrase) if isinstance(phrase, str) else phrase
+        key = self._canon(phrase_key(phrase) if isinstance(phrase, str) else phrase)
         if not key:
             return
         self._entries[key][payload] = None
@@ -65,20 +74,21 @@ class PhraseTable:
         return frozen
 
     def longest(self, words: Sequence[str], i: int) -> tuple[int, tuple[object, ...]] | None:
-        longest = self._max_len.get(words[i])
+        first = self._canonical.get(words[i], words[i])
+        longest = self._max_len.get(first)
         if longest is None:
             return None
         for n in range(min(longest, len(words) - i), 0, -1):
-            key = tuple(words[i : i + n])
+            key = self._canon(words[i : i + n])
             if key in self._entries:
                 return n, self._payloads(key)
         return None
 
     def get(self, phrase: str) -> tuple[object, ...]:
-        return self._payloads(phrase_key(phrase))
+        return self._payloads(self._canon(phrase_key(phrase)))
 
     def __contains__(self, phrase: str) -> bool:
-        return phrase_key(phrase) in self._entries
+        return self._canon(phrase_key(phrase)) in self._entries
 
 
 @dataclass(frozen=True)
@@ -111,6 +121,7 @@ MARKER_KINDS = (
     "event-end-verb",
     "order-before",
     "order-after",
+    "period-phrase",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = ("act-marker", "state-verb")
@@ -126,6 +137,7 @@ class WordLists:
     cue_synonyms: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     generic_phrases: set[PhraseKey] = field(default_factory=set)
     opposite_states: set[tuple[str, str]] = field(default_factory=set)
+    equivalents: dict[str, str] = field(default_factory=dict)  # "avenue" -> "ave"
     common_attributes: set[str] = field(default_factory=set)
 
     @classmethod
@@ -142,6 +154,9 @@ class WordLists:
             for phrase, cls_name in facts.get(kind, ()):
                 lists.markers.add(phrase, f"{kind}:{cls_name}")
         lists.opposite_states = {(str(a), str(b)) for a, b in facts.get("opposite-state", ())}
+        lists.equivalents = {
+            fold(str(a)): fold(str(b)) for a, b in facts.get("equivalent-word", ())
+        }
         lists.common_attributes = {str(a) for (a,) in facts.get("common-attribute", ())}
         for form, gender, number, animacy in facts.get("pronoun", ()):
             lists.pronouns[fold(form)] = PronounInfo(gender, number, animacy)
@@ -160,13 +175,18 @@ class NameHit:
 class KBIndex:
     """Names, aliases, values and cue phrases of one KB, for the lexer and the fuzzy matcher."""
 
-    def __init__(self, kb: KnowledgeBase, words: WordLists) -> None:
+    def __init__(
+        self, kb: KnowledgeBase, words: WordLists, is_rare: Callable[[str], bool] | None = None
+    ) -> None:
+        """`is_rare` says whether a word is uncommon enough in English to stand for a name on
+        its own ("Ravenswood" for "Ravenswood Shopping Center", not "Home" for "Home Depot")."""
         self.kb = kb
+        self._is_rare = is_rare or (lambda w: False)
         self.entities = {e.id: e for e in kb.entities}
         self.schema = kb.attribute_schema
-        self.names = PhraseTable()
-        self.values = PhraseTable()  # payload: the attributes holding the value
-        self.cues = PhraseTable()  # payload: attribute
+        self.names = PhraseTable(words.equivalents)
+        self.values = PhraseTable(words.equivalents)  # payload: the attributes holding the value
+        self.cues = PhraseTable(words.equivalents)  # payload: attribute
         self._fuzzy_blocks: dict[str, list[str]] = defaultdict(list)
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
         for entity in kb.entities:
@@ -191,6 +211,8 @@ class KBIndex:
         if entity.type == EntityType.Person and len(parts) >= 2:
             for part in (parts[0], parts[-1]):
                 self.names.add(part, NameHit(entity.id, implicit=True))
+        elif len(parts) >= 2 and self._is_rare(fold(parts[0])):
+            self.names.add(parts[0], NameHit(entity.id, implicit=True))
         for attribute in entity.attributes:
             spec = self.schema.get(attribute)
             if spec is not None and spec.value_type in SHAPED_TYPES:
