@@ -286,7 +286,8 @@ class Reader:
         if subject is None:
             return self._attach_implicit(draft, resolver, words)
         if subject.kind in ("self", "addressee"):
-            return None
+            # "we're going to 145 Amherst St": a KB value is the destination's, not ours
+            return self._attach_implicit(draft, resolver, words)
         referent = chosen.get(id(subject.lexeme))
         if subject.kind == "pronoun":
             if referent is None:

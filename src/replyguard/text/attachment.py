@@ -18,6 +18,7 @@ from replyguard.text.lexicon import KBIndex
 from replyguard.text.words import stem
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
+_DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _COMPATIBLE: dict[ValueType, set[ValueType]] = {
     ValueType.time: {ValueType.time, ValueType.datetime},
     ValueType.date: {ValueType.date, ValueType.datetime},
@@ -100,7 +101,13 @@ def choose_attribute(
     if owners:
         # a value the KB lists under one column may be said of another the sentence names:
         # "rain" is Friday's weather, but "On Saturday it will rain" is about Saturday
-        named = [a for a in held if a not in owners and fits(a) and affinity(a, words) > 0]
+        named = [
+            a
+            for a in held
+            if a not in owners
+            and fits(a)
+            and any(part in _DAYS and part in words for part in a.lower().split("_"))
+        ]
         chosen = best(owners + named)
         return None if chosen is None else (chosen, "ValueOwner")
     if entity is not None and (draft.copula or draft.direct):  # "X is at 2pm", "dinner, 5 PM"

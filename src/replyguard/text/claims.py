@@ -27,6 +27,7 @@ class Subject:
     focus: tuple[str, ...] = ()  # attributes named with the subject: "John's email", "his dept"
     possessive: bool = False
     oblique: bool = False  # after a preposition ("the meeting with John"): not the clause subject
+    topical: bool = False  # "in Chicago": where a clause's facts hold, when it names no subject
 
 
 # A name right after one of these is a prepositional object, not what the clause is about.
@@ -86,12 +87,25 @@ _EXISTENTIAL_OPENERS = frozenset({"there", "here"})
 _CARRY_WORDS = frozenset("in at on for to the a an and or also".split())
 
 
-def _after_preposition(text: str) -> bool:
-    """ "with", "from the", "for our": the words before a name make it a prepositional object."""
+def _preposition(text: str) -> str | None:
+    """The preposition ending some words, before an optional determiner ("from the")."""
     words = text.lower().split()
     if words and words[-1] in _DETERMINERS:
         words = words[:-1]
-    return bool(words) and words[-1] in PREPOSITIONS
+    return words[-1] if words and words[-1] in PREPOSITIONS else None
+
+
+def _after_preposition(text: str) -> bool:
+    """ "with", "from the", "for our": the words before a name make it a prepositional object."""
+    return _preposition(text) is not None
+
+
+# "in Chicago", "at Stanford": a place a clause is about when it names nothing else.
+_TOPICAL_PREPOSITIONS = frozenset({"in", "at"})
+
+
+def _expletive(subject: Subject) -> bool:
+    return subject.kind == "pronoun" and subject.lexeme.text.lower() == "it"
 
 
 class _LexemeStream(Lexer):
@@ -166,6 +180,7 @@ class ClaimTransformer(Transformer):
             subject.focus = words[-2].attributes  # "the email of John"
         elif words and _after_preposition(words[-1].text):
             subject.oblique = True
+            subject.topical = _preposition(words[-1].text) in _TOPICAL_PREPOSITIONS
         return subject
 
     def value_phrase(self, items: list) -> ValuePhrase:
@@ -192,10 +207,11 @@ class ClaimTransformer(Transformer):
             lead = items[0].lead
         opener = None
         if lead and lead[0].cat in ("W", "PRON_POSS"):  # "their team ...": not about the subject
-            first = lead[0].text.lower().split()[0]
-            if first in _NOUN_PHRASE_OPENERS:
-                opener = "noun-phrase"
-            elif first in _EXISTENTIAL_OPENERS:
+            first_words = lead[0].text.lower().split()
+            names_attribute = len(first_words) == 1 and len(lead) > 1 and lead[1].cat == "CUE"
+            if first_words[0] in _NOUN_PHRASE_OPENERS and not names_attribute:
+                opener = "noun-phrase"  # "the nearest rest stop is", not "the address is"
+            elif first_words[0] in _EXISTENTIAL_OPENERS or names_attribute:
                 opener = "existential"
         return Clause([i for i in items if not isinstance(i, list)], opener)
 
@@ -215,12 +231,15 @@ class ClaimTransformer(Transformer):
             if clause.opener is not None and not starts_with_subject:
                 subject = None  # "... that the team might reorganise next year"
                 foreign = clause.opener == "noun-phrase"
+            topic = next((i for i in clause.items if isinstance(i, Subject) and i.topical), None)
             for item in clause.items:
                 if isinstance(item, Subject):
                     if item.oblique:
                         if not named:
                             subject = None  # "the meeting with John is at 2pm": not about John
                         continue
+                    if _expletive(item):
+                        continue  # "it will rain in Chicago": "it" names nothing
                     subject, named, foreign = item, True, False
                 elif isinstance(item, Share):
                     shared = previous_clause or current
@@ -251,7 +270,7 @@ class ClaimTransformer(Transformer):
                     )
                     current.append(
                         ClaimDraft(
-                            subject,
+                            subject if subject is not None or foreign else topic,
                             item.value,
                             cues,
                             item.negated,

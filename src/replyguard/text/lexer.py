@@ -207,6 +207,11 @@ class Lexer:
         if tok.kind in _TOKEN_VALUE_TYPES:
             return self._value(tokens, i, i + 1, _TOKEN_VALUE_TYPES[tok.kind])
         if tok.kind == "num":
+            name = self.index.names.longest(folded[:end], i)
+            if name is not None:  # "76 is at 550 Alester Ave": a gas station called 76
+                ids, implicit = self._name_owners(name[1])
+                if not implicit:
+                    return _lexeme(tokens, i, i + name[0], "ENT", entity_ids=ids)
             j = i + 1
             if j < end and folded[j] in _UNITS and tokens[j].start - tok.end <= 1:
                 j += 1

@@ -19,7 +19,7 @@ STOPWORDS = frozenset(
     "going know like want need tell give make sure well now up out off over into onto there's "
     "what's it's that's i'm i'll you're don't doesn't didn't isn't aren't wasn't weren't".split()
 )
-_SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "ly", "s", "e")
+_SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "est", "ly", "s", "e")
 
 
 @lru_cache(maxsize=65536)
