@@ -85,7 +85,6 @@ class Engine:
             self.index,
             self.words,
             fuzzy_cutoff=float(self.setting("fuzzy-name-cutoff")),
-            is_common_word=vocabulary.__contains__,
             word_prior=lambda w: vocabulary.prior(w, 0.3),
             priors=(
                 float(self.setting("emphasis-word-log-prior")),  # type: ignore[arg-type]

@@ -48,18 +48,25 @@ def handle(session, event: object) -> str | None:  # noqa: ANN001 - a Session
         unknown = set(event) - {"check", "query", "turn_id", "reference_time"}
         if unknown:
             raise InputError(f"{sorted(unknown)[0]}: unknown field")
-        result = session.check(event["check"], event.get("query"),
-                               reference_time=_time(event.get("reference_time"),
-                                                    "reference_time"),
-                               turn_id=event.get("turn_id"))
+        result = session.check(
+            event["check"],
+            event.get("query"),
+            reference_time=_time(event.get("reference_time"), "reference_time"),
+            turn_id=event.get("turn_id"),
+        )
         return result.model_dump_json()
     unknown = set(event) - {"speaker", "text", "id", "timestamp", "act"}
     if unknown or "text" not in event or "speaker" not in event:
         missing = "speaker" if "speaker" not in event else "text"
         field = sorted(unknown)[0] if unknown else missing
         raise InputError(f"{field}: {'unknown field' if unknown else 'field required'}")
-    session.add_turn(event["speaker"], event["text"], id=event.get("id"),
-                     timestamp=_time(event.get("timestamp"), "timestamp"), act=event.get("act"))
+    session.add_turn(
+        event["speaker"],
+        event["text"],
+        id=event.get("id"),
+        timestamp=_time(event.get("timestamp"), "timestamp"),
+        act=event.get("act"),
+    )
     return None
 
 

@@ -69,8 +69,16 @@ def word_by_word(text: str, suggest: Suggest, known: Callable[[str], bool]) -> l
             continue
         suggestions = suggest(word)
         if suggestions and suggestions[0] != word.lower():
-            edits.append(TextEdit(tier="lexical", original=word, replacement=suggestions[0],
-                                  start=match.start(), end=match.end(), confidence=1.0))
+            edits.append(
+                TextEdit(
+                    tier="lexical",
+                    original=word,
+                    replacement=suggestions[0],
+                    start=match.start(),
+                    end=match.end(),
+                    confidence=1.0,
+                )
+            )
     return edits
 
 
@@ -96,8 +104,9 @@ def rapidfuzz_generator(words: dict[str, int]) -> Callable[[str], set[str]]:
         found = set()
         for size in range(len(word) - 2, len(word) + 3):
             choices = by_length.get(size, [])
-            for hit, _, _ in process.extract(word, choices, scorer=OSA.distance,
-                                             score_cutoff=2, limit=None):
+            for hit, _, _ in process.extract(
+                word, choices, scorer=OSA.distance, score_cutoff=2, limit=None
+            ):
                 found.add(hit)
         return found
 

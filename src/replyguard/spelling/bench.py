@@ -96,17 +96,22 @@ def generators(pairs: Sequence[Misspelling], notes: list[str]) -> dict[str, dict
         lookup, build_seconds = built  # type: ignore[misc]
         found, query_seconds = _timed(lambda lookup=lookup: [lookup(q) for q in queries])
         hits = sum(bool(targets[q] & f) for q, f in zip(queries, found, strict=True))  # type: ignore[call-overload]
-        results[name] = {"build_s": build_seconds,
-                         "ms_per_query": 1000 * query_seconds / len(queries),
-                         "target_recall": hits / len(queries)}
+        results[name] = {
+            "build_s": build_seconds,
+            "ms_per_query": 1000 * query_seconds / len(queries),
+            "target_recall": hits / len(queries),
+        }
     return results
 
 
 # --- running text ----------------------------------------------------------------------------
 def _spelling_edits(edits: Sequence[TextEdit]) -> list[TextEdit]:
     """Edits that change a word's spelling (not only its case; no inserted punctuation)."""
-    return [e for e in edits
-            if e.start < e.end and e.original.strip().lower() != e.replacement.strip().lower()]
+    return [
+        e
+        for e in edits
+        if e.start < e.end and e.original.strip().lower() != e.replacement.strip().lower()
+    ]
 
 
 def holbrook(lines: Sequence[TaggedLine], correct: Correct, known: Callable[[str], bool]) -> dict:
@@ -116,8 +121,9 @@ def holbrook(lines: Sequence[TaggedLine], correct: Correct, known: Callable[[str
     for line in lines:
         edits = _spelling_edits(correct(line.text))
         flagged += len(edits)
-        true_flags += sum(any(e.start < g.end and g.start < e.end for g in line.errors)
-                          for e in edits)
+        true_flags += sum(
+            any(e.start < g.end and g.start < e.end for g in line.errors) for e in edits
+        )
         for gold in line.errors:
             if gold.target == "?":
                 continue
@@ -175,11 +181,22 @@ def kvret(turns: Sequence[KBTurn], with_kb: bool = True) -> tuple[dict, list[dic
         for edit in edits:
             damage = any(edit.start < end and start < edit.end for start, end in kb_spans)
             counts["damage" if damage else edit.tier] += 1
-            examples.append({"text": turn.utterance, "tier": edit.tier, "rule": edit.rule,
-                             "original": edit.original, "replacement": edit.replacement,
-                             "damage": damage})
-    summary = {"turns": len(turns), "edits": sum(v for k, v in counts.items() if k != "rejections"),
-               **counts, "latency_ms": _latency(latencies)}
+            examples.append(
+                {
+                    "text": turn.utterance,
+                    "tier": edit.tier,
+                    "rule": edit.rule,
+                    "original": edit.original,
+                    "replacement": edit.replacement,
+                    "damage": damage,
+                }
+            )
+    summary = {
+        "turns": len(turns),
+        "edits": sum(v for k, v in counts.items() if k != "rejections"),
+        **counts,
+        "latency_ms": _latency(latencies),
+    }
     return summary, examples
 
 
@@ -193,9 +210,11 @@ def _kb_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
 
 def _latency(seconds: Sequence[float]) -> dict:
     ordered = sorted(seconds)
-    return {"p50": 1000 * statistics.median(ordered),
-            "p95": 1000 * ordered[int(0.95 * (len(ordered) - 1))],
-            "mean": 1000 * statistics.fmean(ordered)}
+    return {
+        "p50": 1000 * statistics.median(ordered),
+        "p95": 1000 * ordered[int(0.95 * (len(ordered) - 1))],
+        "mean": 1000 * statistics.fmean(ordered),
+    }
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -214,21 +233,31 @@ def run(data: Path) -> dict:
     systems: dict[str, tuple[baselines.Suggest, Callable[[str], bool]]] = {
         "replyguard": (ours.suggest, lambda w: ours.vocabulary.known(w.lower())),
     }
-    for name, build in (("symspellpy lookup", baselines.symspell),
-                        ("pyspellchecker", baselines.pyspellchecker),
-                        ("hunspell", baselines.hunspell)):
+    for name, build in (
+        ("symspellpy lookup", baselines.symspell),
+        ("pyspellchecker", baselines.pyspellchecker),
+        ("hunspell", baselines.hunspell),
+    ):
         system = _optional(name, build, notes)
         if system is not None:
             systems[name] = system  # type: ignore[assignment]
 
-    report: dict = {"datasets": {"aspell": len(aspell), "norvig": len(norvig),
-                                 "holbrook_lines": len(lines),
-                                 "holbrook_errors": sum(len(x.errors) for x in lines),
-                                 "jfleg_dev": len(sources), "kvret_assistant_turns": len(turns)},
-                    "construction_s": {"first": build_seconds, "next": second_build}}
+    report: dict = {
+        "datasets": {
+            "aspell": len(aspell),
+            "norvig": len(norvig),
+            "holbrook_lines": len(lines),
+            "holbrook_errors": sum(len(x.errors) for x in lines),
+            "jfleg_dev": len(sources),
+            "kvret_assistant_turns": len(turns),
+        },
+        "construction_s": {"first": build_seconds, "next": second_build},
+    }
     report["word_lists"] = {
-        name: {"aspell": word_list_accuracy(aspell, suggest),
-               "norvig": word_list_accuracy(norvig, suggest)}
+        name: {
+            "aspell": word_list_accuracy(aspell, suggest),
+            "norvig": word_list_accuracy(norvig, suggest),
+        }
         for name, (suggest, _) in systems.items()
     }
     report["generators"] = generators(aspell + norvig, notes)
@@ -237,18 +266,22 @@ def run(data: Path) -> dict:
     in_context: dict[str, Correct] = {"replyguard": ours.correct}
     if "symspellpy lookup" in systems:
         suggest, is_known = systems["symspellpy lookup"]
-        in_context["symspellpy word by word"] = (
-            lambda text, s=suggest, k=is_known: baselines.word_by_word(text, s, k))
-    report["holbrook"] = {name: holbrook(lines, correct, known)
-                          for name, correct in in_context.items()}
+        in_context["symspellpy word by word"] = lambda text, s=suggest, k=is_known: (
+            baselines.word_by_word(text, s, k)
+        )
+    report["holbrook"] = {
+        name: holbrook(lines, correct, known) for name, correct in in_context.items()
+    }
     jfleg_systems: dict[str, Correct] = {"source (unedited)": lambda text: [], **in_context}
-    report["jfleg"] = {name: jfleg(sources, references, correct)
-                       for name, correct in jfleg_systems.items()}
+    report["jfleg"] = {
+        name: jfleg(sources, references, correct) for name, correct in jfleg_systems.items()
+    }
     spellchecked = (data / "jfleg" / "dev" / "dev.spellchecked.src").read_text().splitlines()
     report["jfleg"]["JFLEG's own spell-checked source"] = {
         "gleu": corpus_gleu(sources, spellchecked, references),
-        "changed": sum(a.split() != b.split()
-                       for a, b in zip(sources, spellchecked, strict=True)) / len(sources)}
+        "changed": sum(a.split() != b.split() for a, b in zip(sources, spellchecked, strict=True))
+        / len(sources),
+    }
 
     report["kvret"], report["kvret_edits"] = kvret(turns)
     report["kvret_without_kb"] = kvret(turns, with_kb=False)[0]
@@ -268,30 +301,40 @@ def render(report: dict, wall: float) -> str:
     sizes = report["datasets"]
     out.append("Datasets: " + ", ".join(f"{k} {v}" for k, v in sizes.items()))
     c = report["construction_s"]
-    out.append(f"Construction: first {c['first']:.2f} s (lexicon and indexes), "
-               f"next {1000 * c['next']:.0f} ms (per KB)")
+    out.append(
+        f"Construction: first {c['first']:.2f} s (lexicon and indexes), "
+        f"next {1000 * c['next']:.0f} ms (per KB)"
+    )
     out.append("")
     out.append("Isolated words            Aspell top-1  top-3   Norvig top-1  top-3   ms/word")
     for name, r in report["word_lists"].items():
         a, n = r["aspell"], r["norvig"]
         ms = (a["ms_per_word"] * sizes["aspell"] + n["ms_per_word"] * sizes["norvig"]) / (
-            sizes["aspell"] + sizes["norvig"])
-        out.append(f"  {name:<24}{a['top1']:>10.3f}{a['top3']:>7.3f}{n['top1']:>14.3f}"
-                   f"{n['top3']:>7.3f}{ms:>10.2f}")
+            sizes["aspell"] + sizes["norvig"]
+        )
+        out.append(
+            f"  {name:<24}{a['top1']:>10.3f}{a['top3']:>7.3f}{n['top1']:>14.3f}"
+            f"{n['top3']:>7.3f}{ms:>10.2f}"
+        )
     out.append("")
     out.append("Candidate generators (82,765 words, edit distance 2)  build s  ms/query  recall")
     for name, r in report["generators"].items():
-        out.append(f"  {name:<52}{r['build_s']:>7.2f}{r['ms_per_query']:>10.3f}"
-                   f"{r['target_recall']:>8.3f}")
+        out.append(
+            f"  {name:<52}{r['build_s']:>7.2f}{r['ms_per_query']:>10.3f}{r['target_recall']:>8.3f}"
+        )
     out.append("")
     out.append("Holbrook in context       precision  recall  corrected  recall non-/real-word")
     for name, r in report["holbrook"].items():
-        out.append(f"  {name:<24}{r['detection_precision']:>10.3f}{r['detection_recall']:>8.3f}"
-                   f"{r['correction_accuracy']:>11.3f}   {r['recall_non_word']:.3f} / "
-                   f"{r['recall_real_word']:.3f}")
+        out.append(
+            f"  {name:<24}{r['detection_precision']:>10.3f}{r['detection_recall']:>8.3f}"
+            f"{r['correction_accuracy']:>11.3f}   {r['recall_non_word']:.3f} / "
+            f"{r['recall_real_word']:.3f}"
+        )
     first = next(iter(report["holbrook"].values()))
-    out.append(f"  ({first['errors']} errors with a known target: {first['non_word_errors']} "
-               f"non-word, {first['real_word_errors']} real-word)")
+    out.append(
+        f"  ({first['errors']} errors with a known target: {first['non_word_errors']} "
+        f"non-word, {first['real_word_errors']} real-word)"
+    )
     out.append("")
     out.append("JFLEG dev                              GLEU  changed")
     for name, r in report["jfleg"].items():
@@ -299,22 +342,30 @@ def render(report: dict, wall: float) -> str:
     out.append("")
     k = report["kvret"]
     tiers = ", ".join(f"{t} {k.get(t, 0)}" for t in ("lexical", "syntactic", "semantic"))
-    out.append(f"KVRET dev gold turns: {k['turns']} turns, {k['edits']} corrections ({tiers}), "
-               f"KB damage {k.get('damage', 0)}, tier-3 rejections logged {k.get('rejections', 0)}")
+    out.append(
+        f"KVRET dev gold turns: {k['turns']} turns, {k['edits']} corrections ({tiers}), "
+        f"KB damage {k.get('damage', 0)}, tier-3 rejections logged {k.get('rejections', 0)}"
+    )
     bare = report["kvret_without_kb"]
-    out.append(f"  the same turns with the KB words withheld: {bare['edits']} corrections, "
-               f"KB damage {bare.get('damage', 0)}")
+    out.append(
+        f"  the same turns with the KB words withheld: {bare['edits']} corrections, "
+        f"KB damage {bare.get('damage', 0)}"
+    )
     lexical = [e for e in report["kvret_edits"] if e["tier"] != "syntactic"]
     for e in lexical:
-        out.append(f"  {e['tier']}: {e['original']!r} -> {e['replacement']!r}"
-                   f"{'  DAMAGE' if e['damage'] else ''}")
+        out.append(
+            f"  {e['tier']}: {e['original']!r} -> {e['replacement']!r}"
+            f"{'  DAMAGE' if e['damage'] else ''}"
+        )
     rules = Counter(e["rule"] for e in report["kvret_edits"] if e["tier"] == "syntactic")
     out.append("  syntactic by rule: " + ", ".join(f"{r} {n}" for r, n in rules.most_common()))
     out.append("")
     lk, lj = report["kvret"]["latency_ms"], report["latency_jfleg_ms"]
-    out.append(f"correct() latency: KVRET turns p50 {lk['p50']:.2f} ms, p95 {lk['p95']:.2f} ms; "
-               f"JFLEG sentences ({lj['words_per_sentence']:.0f} words) p50 {lj['p50']:.2f} ms, "
-               f"p95 {lj['p95']:.2f} ms")
+    out.append(
+        f"correct() latency: KVRET turns p50 {lk['p50']:.2f} ms, p95 {lk['p95']:.2f} ms; "
+        f"JFLEG sentences ({lj['words_per_sentence']:.0f} words) p50 {lj['p50']:.2f} ms, "
+        f"p95 {lj['p95']:.2f} ms"
+    )
     for note in report["notes"]:
         out.append(f"Note: {note}")
     out.append(f"Benchmark wall time: {wall:.0f} s")

@@ -54,8 +54,9 @@ def read_norvig(path: Path) -> list[Misspelling]:
     """Norvig's spell-testset1: a Python dict literal ``{'right': 'wrong1 wrong2', ...}``."""
     literal = path.read_text(encoding="utf-8").split("=", 1)[1]
     table: dict[str, str] = ast.literal_eval(literal.strip())
-    return [Misspelling(wrong, right)
-            for right, wrongs in table.items() for wrong in wrongs.split()]
+    return [
+        Misspelling(wrong, right) for right, wrongs in table.items() for wrong in wrongs.split()
+    ]
 
 
 def read_holbrook(path: Path) -> list[TaggedLine]:

@@ -83,8 +83,9 @@ class DeleteIndex:
         pool: list[str] = []
         for prefix in prefixes:
             pool.extend(self._groups[prefix])
-        hits = process.extract(word, pool, scorer=OSA.distance, score_cutoff=MAX_DISTANCE,
-                               limit=None)
+        hits = process.extract(
+            word, pool, scorer=OSA.distance, score_cutoff=MAX_DISTANCE, limit=None
+        )
         return {hit for hit, _, _ in hits}
 
 
@@ -92,9 +93,29 @@ _SOUND_RE = re.compile(
     r"^(?:kn|gn|pn|wr|ps|wh)|sch|tch|ch|sh|ph|gh(?![aeiou])|ck|dg(?=[eiy])|[cqxz]|g(?=[eiy])|mb$"
     r"|ould|alk|alm"
 )
-_SOUNDS = {"kn": "n", "gn": "n", "pn": "n", "wr": "r", "ps": "s", "wh": "w", "sch": "sk",
-           "tch": "k", "ch": "k", "sh": "x", "ph": "f", "gh": "", "ck": "k", "dg": "j", "q": "k",
-           "z": "s", "g": "j", "mb": "m", "ould": "ud", "alk": "ak", "alm": "am"}
+_SOUNDS = {
+    "kn": "n",
+    "gn": "n",
+    "pn": "n",
+    "wr": "r",
+    "ps": "s",
+    "wh": "w",
+    "sch": "sk",
+    "tch": "k",
+    "ch": "k",
+    "sh": "x",
+    "ph": "f",
+    "gh": "",
+    "ck": "k",
+    "dg": "j",
+    "q": "k",
+    "z": "s",
+    "g": "j",
+    "mb": "m",
+    "ould": "ud",
+    "alk": "ak",
+    "alm": "am",
+}
 _QUIET_RE = re.compile(r"(?<=[^aeiouy])h|w(?![aeiouy])|(?<=.)[aeiouy]")
 _DOUBLE_RE = re.compile(r"(.)\1+")
 

@@ -53,15 +53,20 @@ class SpellingCorrector:
     ``rule_atoms``: the parsed spelling atoms (shipped plus a user's); the shipped file by default.
     """
 
-    def __init__(self, extra_words: Iterable[str] = (),
-                 rule_atoms: Sequence[Atom] | None = None) -> None:
+    def __init__(
+        self, extra_words: Iterable[str] = (), rule_atoms: Sequence[Atom] | None = None
+    ) -> None:
         self.rules = read_rulebook(shipped_atoms() if rule_atoms is None else rule_atoms)
         setting = self.rules.setting
-        self.vocabulary = Vocabulary(extra_words, kb_prior=setting("kb-word-prior"),
-                                     written_weight=setting("written-weight"))
-        self.ranker = Ranker(self.vocabulary, ErrorModel(self.rules.costs),
-                             nats_per_edit=setting("nats-per-edit"),
-                             context_weight=setting("context-weight"))
+        self.vocabulary = Vocabulary(
+            extra_words, kb_prior=setting("kb-word-prior"), written_weight=setting("written-weight")
+        )
+        self.ranker = Ranker(
+            self.vocabulary,
+            ErrorModel(self.rules.costs),
+            nats_per_edit=setting("nats-per-edit"),
+            context_weight=setting("context-weight"),
+        )
         self.min_confidence = setting("min-confidence")
         self.engine = RuleEngine(self.rules, self.ranker, self.min_confidence)
         self._keep_score = setting("unknown-word-score")
@@ -108,15 +113,20 @@ class SpellingCorrector:
         first_word = next((s for s in sentence if s.is_word), None)
         for i, slot in enumerate(sentence):
             word = slot.lower
-            if (not slot.is_word or len(word) < self._min_length or not _PLAIN_WORD.fullmatch(word)
-                    or self.vocabulary.known(word)):
+            if (
+                not slot.is_word
+                or len(word) < self._min_length
+                or not _PLAIN_WORD.fullmatch(word)
+                or self.vocabulary.known(word)
+            ):
                 continue
             names_only = slot.text[:1].isupper() and slot is not first_word
             candidates = self.vocabulary.candidates(word, kb_only=names_only)
             if "'" in word:  # "does'nt" -> "doesn't", but "j'aime" is no misspelt English word
                 candidates = {c for c in candidates if "'" in c}
-            ranked = self.ranker.rank(word, candidates, self._context(sentence, i),
-                                      self._alternatives + 1)
+            ranked = self.ranker.rank(
+                word, candidates, self._context(sentence, i), self._alternatives + 1
+            )
             if not ranked:
                 continue
             best, others = ranked[0], ranked[1:]
@@ -125,43 +135,58 @@ class SpellingCorrector:
             confidence = posterior(best.score, [keep, *(s.score for s in others)])
             if confidence < self.min_confidence:
                 continue
-            step = Step("lexical", None,
-                        f'"{slot.text}" is not a known word; "{best.word}" is the likeliest',
-                        confidence, tuple(s.word for s in others))
+            step = Step(
+                "lexical",
+                None,
+                f'"{slot.text}" is not a known word; "{best.word}" is the likeliest',
+                confidence,
+                tuple(s.word for s in others),
+            )
             journal.change(slot, self._spell(slot.text, best.word), step)
 
     def _correct_real_words(self, sentence: list[Slot], journal: Journal) -> None:
         lexicon = self.vocabulary.lexicon
         for i, slot in enumerate(sentence):
             word = slot.lower
-            if (not slot.is_word or slot.steps or len(word) < self._min_length
-                    or not _PLAIN_WORD.fullmatch(word) or word in self.vocabulary.extra
-                    or word not in lexicon
-                    or self.vocabulary.prior(word) > self._real_word_max_prior):
+            if (
+                not slot.is_word
+                or slot.steps
+                or len(word) < self._min_length
+                or not _PLAIN_WORD.fullmatch(word)
+                or word in self.vocabulary.extra
+                or word not in lexicon
+                or self.vocabulary.prior(word) > self._real_word_max_prior
+            ):
                 continue
             context = self._context(sentence, i)
             if context == Context() or self._supported(word, context):
                 continue
             own = self.ranker.fit(word, context)
             candidates = self.vocabulary.neighbours(word)
-            ranked = self.ranker.rank(word, candidates, context, self._alternatives + 1,
-                                      extra_cost=self._real_word_cost)
+            ranked = self.ranker.rank(
+                word, candidates, context, self._alternatives + 1, extra_cost=self._real_word_cost
+            )
             if not ranked:
                 continue
             best, others = ranked[0], ranked[1:]
             confidence = posterior(best.score, [own, *(s.score for s in others)])
             if confidence < self.min_confidence:
                 continue
-            step = Step("semantic", None,
-                        f'"{best.word}" fits the neighbouring words far better than "{slot.text}"',
-                        confidence, tuple(s.word for s in others))
+            step = Step(
+                "semantic",
+                None,
+                f'"{best.word}" fits the neighbouring words far better than "{slot.text}"',
+                confidence,
+                tuple(s.word for s in others),
+            )
             journal.change(slot, self._spell(slot.text, best.word), step)
 
     def _supported(self, word: str, context: Context) -> bool:
         """A neighbour that often goes with ``word`` vouches for it."""
         lexicon = self.vocabulary.lexicon
         return (context.left is not None and lexicon.association(context.left, word) > 0) or (
-            context.right is not None and lexicon.association(word, context.right) > 0)
+            context.right is not None and lexicon.association(word, context.right) > 0
+        )
 
     def _context(self, sentence: list[Slot], i: int) -> Context:
         def known(j: int) -> str | None:

@@ -50,12 +50,15 @@ def apply_edits(text: str, edits: Sequence[TextEdit]) -> str:
     ordered = sorted(edits, key=lambda e: (e.start, e.end))
     for before, after in zip(ordered, ordered[1:], strict=False):
         if after.start < before.end or (after.start == before.start and after.end == before.end):
-            raise ValueError(f"overlapping edits at {before.start}-{before.end} and "
-                             f"{after.start}-{after.end}")
+            raise ValueError(
+                f"overlapping edits at {before.start}-{before.end} and {after.start}-{after.end}"
+            )
     for edit in ordered:
         if text[edit.start : edit.end] != edit.original or edit.end > len(text):
-            raise ValueError(f"edit {edit.start}-{edit.end} expects {edit.original!r}, text has "
-                             f"{text[edit.start:edit.end]!r}")
+            raise ValueError(
+                f"edit {edit.start}-{edit.end} expects {edit.original!r}, text has "
+                f"{text[edit.start : edit.end]!r}"
+            )
     for edit in reversed(ordered):
         text = text[: edit.start] + edit.replacement + text[edit.end :]
     return text

@@ -23,11 +23,19 @@ from rapidfuzz.distance import Levenshtein
 from replyguard.spelling.candidates import sound_key
 
 _VOWELS = frozenset("aeiou")
-_SOUND_CLASSES = (frozenset("ckqsxz"), frozenset("iy"), frozenset("fv"), frozenset("gj"),
-                  frozenset("mn"), frozenset("dt"), frozenset("bp"))
+_SOUND_CLASSES = (
+    frozenset("ckqsxz"),
+    frozenset("iy"),
+    frozenset("fv"),
+    frozenset("gj"),
+    frozenset("mn"),
+    frozenset("dt"),
+    frozenset("bp"),
+)
 _KEYBOARD = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-_KEY_POSITION = {ch: (row, col)
-                 for row, keys in enumerate(_KEYBOARD) for col, ch in enumerate(keys)}
+_KEY_POSITION = {
+    ch: (row, col) for row, keys in enumerate(_KEYBOARD) for col, ch in enumerate(keys)
+}
 _SILENT_H_AFTER = frozenset("cgpstwr")
 _SILENT_BEFORE = {"w": "r", "k": "n", "g": "n", "p": "s"}  # initial wr-, kn-, gn-, ps-
 
@@ -136,8 +144,15 @@ class ErrorModel:
     def cheapest_edit(self) -> float:
         """A lower bound on the cost of one edit, for pruning."""
         return min(
-            self.costs.vowel_substitution, self.costs.sound_substitution,
-            self.costs.keyboard_substitution, self.costs.doubled_letter, self.costs.vowel,
-            self.costs.vowel_pair, self.costs.silent_letter, self.costs.transposition,
-            self.costs.apostrophe, self.costs.word_split, 1.0,
+            self.costs.vowel_substitution,
+            self.costs.sound_substitution,
+            self.costs.keyboard_substitution,
+            self.costs.doubled_letter,
+            self.costs.vowel,
+            self.costs.vowel_pair,
+            self.costs.silent_letter,
+            self.costs.transposition,
+            self.costs.apostrophe,
+            self.costs.word_split,
+            1.0,
         )

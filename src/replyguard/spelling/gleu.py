@@ -53,10 +53,7 @@ def corpus_gleu(
     if len(hypotheses) != len(sources) or any(len(r) != len(sources) for r in references):
         raise ValueError("sources, hypotheses and every reference set must have the same length")
     per_ref = [
-        [
-            _sentence_stats(src.split(), hyp.split(), refs[i].split())
-            for refs in references
-        ]
+        [_sentence_stats(src.split(), hyp.split(), refs[i].split()) for refs in references]
         for i, (src, hyp) in enumerate(zip(sources, hypotheses, strict=True))
     ]
     scores = []

@@ -51,7 +51,8 @@ class Lexicon:
         """ln P(word): the weighted mean of its log relative frequencies in the two corpora (a
         word one corpus lacks counts once there)."""
         return written_weight * math.log(self.written.get(word, 1) / self.written_total) + (
-            1 - written_weight) * math.log(self.spoken.get(word, 1) / self.spoken_total)
+            1 - written_weight
+        ) * math.log(self.spoken.get(word, 1) / self.spoken_total)
 
     def association(self, first: str, second: str) -> float:
         """ln P(second | first) - ln P(second): how much likelier the pair is than chance.

@@ -15,8 +15,13 @@ from replyguard.spelling.tokens import Token
 from replyguard.spelling.vocabulary import Vocabulary
 
 _TYPED_KINDS = {
-    "number": "number", "time": "time", "date": "date", "phone": "phone number",
-    "email": "email address", "url": "URL", "code": "code or identifier",
+    "number": "number",
+    "time": "time",
+    "date": "date",
+    "phone": "phone number",
+    "email": "email address",
+    "url": "URL",
+    "code": "code or identifier",
 }
 _QUOTED_RE = re.compile(
     r"```.*?```|`[^`\n]+`|\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|(?<![\w'’])'[^'\n]{1,300}'(?!\w)",

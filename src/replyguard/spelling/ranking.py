@@ -39,8 +39,9 @@ class Context:
 
 
 class Ranker:
-    def __init__(self, vocabulary: Vocabulary, model: ErrorModel, nats_per_edit: float,
-                 context_weight: float) -> None:
+    def __init__(
+        self, vocabulary: Vocabulary, model: ErrorModel, nats_per_edit: float, context_weight: float
+    ) -> None:
         self.vocabulary = vocabulary
         self.model = model
         self.nats = nats_per_edit
@@ -61,8 +62,14 @@ class Ranker:
         )
         return total + self.context_weight * association
 
-    def rank(self, typed: str, candidates: Iterable[str], context: Context, limit: int,
-             extra_cost: float = 0.0) -> list[Scored]:
+    def rank(
+        self,
+        typed: str,
+        candidates: Iterable[str],
+        context: Context,
+        limit: int,
+        extra_cost: float = 0.0,
+    ) -> list[Scored]:
         """The ``limit`` best candidates for ``typed``, best first."""
         cheapest = self.model.cheapest_edit
         bounded = []

@@ -27,11 +27,22 @@ from replyguard.spelling.errormodel import EditCosts
 BUILTIN_CLASSES = frozenset(
     {"word", "lowercase-word", "capitalised", "vowel-sound", "consonant-sound"}
 )
-ZERO_WIDTH = frozenset({"start", "end", "open-end", "after", "not-after", "before", "not-before",
-                        "segment-starts-with"})
+ZERO_WIDTH = frozenset(
+    {
+        "start",
+        "end",
+        "open-end",
+        "after",
+        "not-after",
+        "before",
+        "not-before",
+        "segment-starts-with",
+    }
+)
 CONSUMING = frozenset({"word", "class", "key", "same", "not", "and"})
-NESTING = frozenset({"not", "and", "after", "not-after", "before", "not-before",
-                     "segment-starts-with"})
+NESTING = frozenset(
+    {"not", "and", "after", "not-after", "before", "not-before", "segment-starts-with"}
+)
 ACTIONS = {"replace": 3, "delete": 2, "capitalise": 2, "append": 3}  # atom length
 
 
@@ -164,8 +175,9 @@ def _syntax_rule(parts: list[Atom]) -> SyntaxRule:
     name = _text(parts[1]) if len(parts) > 1 else "?"
     where = f"syntax-rule {name}"
     if len(parts) != 6:
-        raise RuleError(f"spelling: {where}: expected (syntax-rule NAME COST (pattern ...) ACTION "
-                        '"reason")')
+        raise RuleError(
+            f'spelling: {where}: expected (syntax-rule NAME COST (pattern ...) ACTION "reason")'
+        )
     pattern_parts = _children(parts[3])
     if not pattern_parts or _text(pattern_parts[0]) != "pattern" or len(pattern_parts) < 2:
         raise RuleError(f"spelling: {where}: expected (pattern ELEMENT ...)")
@@ -181,7 +193,7 @@ def _pairs(parts: list[Atom], where: str) -> dict[str, str]:
     for pair in parts:
         items = _children(pair)
         if len(items) != 2:
-            raise RuleError(f"spelling: {where}: expected (\"from\" \"to\") pairs, got {pair}")
+            raise RuleError(f'spelling: {where}: expected ("from" "to") pairs, got {pair}')
         mapping[_text(items[0]).lower()] = _text(items[1])
     return mapping
 
@@ -248,7 +260,8 @@ def _check_references(book: RuleBook) -> None:
             if element.op == "key" and element.args[0] not in book.maps:
                 raise RuleError(f"{where}: unknown word-map {element.args[0]}")
             if element.op == "same" and not (
-                element.args[0].isdigit() and int(element.args[0]) < len(rule.pattern)
+                element.args[0].isdigit()
+                and int(element.args[0]) < len(rule.pattern)
                 and rule.pattern[int(element.args[0])].consumes
             ):
                 raise RuleError(f"{where}: (same I) must name a word-matching element")

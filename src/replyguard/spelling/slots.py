@@ -57,10 +57,17 @@ class Journal:
 
     def refuse(self, slot: Slot, tier: Tier, replacement: str, rule: str | None) -> None:
         token = slot.token
-        self.rejections.append(Rejection(
-            tier=tier, original=token.text, replacement=replacement, start=token.start,
-            end=token.end, rule=rule, reason=f"would change a protected {slot.protected}",
-        ))
+        self.rejections.append(
+            Rejection(
+                tier=tier,
+                original=token.text,
+                replacement=replacement,
+                start=token.start,
+                end=token.end,
+                rule=rule,
+                reason=f"would change a protected {slot.protected}",
+            )
+        )
 
     def change(self, slot: Slot, text: str, step: Step) -> bool:
         """Set the slot's text, unless it is protected (then log why not)."""
@@ -78,25 +85,40 @@ def edits_of(slots: list[Slot], source: str) -> list[TextEdit]:
         token = slot.token
         if slot.deleted_after is not None:
             step = slot.steps[-1]
-            edits.append(_edit(step, source[slot.deleted_after : token.end], "",
-                               slot.deleted_after, token.end))
+            edits.append(
+                _edit(
+                    step, source[slot.deleted_after : token.end], "", slot.deleted_after, token.end
+                )
+            )
         elif slot.steps and slot.text != token.text:
-            edits.append(_edit(slot.steps[0], token.text, slot.text, token.start, token.end,
-                               slot.steps))
+            edits.append(
+                _edit(slot.steps[0], token.text, slot.text, token.start, token.end, slot.steps)
+            )
         if slot.appended and slot.append_step is not None:
             edits.append(_edit(slot.append_step, "", slot.appended, token.end, token.end))
     return edits
 
 
-def _edit(step: Step, original: str, replacement: str, start: int, end: int,
-          steps: list[Step] | None = None) -> TextEdit:
+def _edit(
+    step: Step,
+    original: str,
+    replacement: str,
+    start: int,
+    end: int,
+    steps: list[Step] | None = None,
+) -> TextEdit:
     chain = steps or [step]
     confidence = 1.0
     for each in chain:
         confidence *= each.confidence
     return TextEdit(
-        tier=step.tier, original=original, replacement=replacement, start=start, end=end,
-        confidence=round(confidence, 4), alternatives=list(step.alternatives),
+        tier=step.tier,
+        original=original,
+        replacement=replacement,
+        start=start,
+        end=end,
+        confidence=round(confidence, 4),
+        alternatives=list(step.alternatives),
         rule=" + ".join(s.rule for s in chain if s.rule) or None,
         reason="; then ".join(s.reason for s in chain),
     )

@@ -60,9 +60,13 @@ class RuleEngine:
                 continue
             confidence = posterior(scores[best], [s for w, s in scores.items() if w != best])
             if confidence >= self.min_confidence:
-                step = Step("syntactic", confusion.name,
-                            f'"{best}" fits the neighbouring words better than "{slot.lower}"',
-                            confidence, tuple(w for w in confusion.words if w != best))
+                step = Step(
+                    "syntactic",
+                    confusion.name,
+                    f'"{best}" fits the neighbouring words better than "{slot.lower}"',
+                    confidence,
+                    tuple(w for w in confusion.words if w != best),
+                )
                 journal.change(slot, _match_case(slot.text, best), step)
 
     # --- pattern rules --------------------------------------------------------------------------
@@ -80,8 +84,9 @@ class RuleEngine:
                 start = max(start, starts.start)
                 if start >= starts.stop:
                     break
-                if trigger is not None and (start == len(view.slots)
-                                            or view.slots[start].lower not in trigger):
+                if trigger is not None and (
+                    start == len(view.slots) or view.slots[start].lower not in trigger
+                ):
                     start += 1
                     continue
                 bound = self._match(rule.pattern, view, start)
@@ -91,8 +96,14 @@ class RuleEngine:
                         continue  # "the the the": look again at the same position
                 start += 1
 
-    def _act(self, rule: SyntaxRule, confidence: float, view: SentenceView,
-             bound: list[int | None], journal: Journal) -> bool:
+    def _act(
+        self,
+        rule: SyntaxRule,
+        confidence: float,
+        view: SentenceView,
+        bound: list[int | None],
+        journal: Journal,
+    ) -> bool:
         action = rule.action
         position = bound[action.target]
         assert position is not None  # the rule book only accepts word-matching targets
@@ -121,8 +132,9 @@ class RuleEngine:
             return False
         return journal.change(slot, new, step)
 
-    def _match(self, pattern: tuple[Element, ...], view: SentenceView,
-               start: int) -> list[int | None] | None:
+    def _match(
+        self, pattern: tuple[Element, ...], view: SentenceView, start: int
+    ) -> list[int | None] | None:
         """Slot index per consuming element (None for zero-width ones), or None for no match.
 
         Positions are laid out first and tested after, so ``(same I)`` may name any consuming
@@ -148,8 +160,9 @@ class RuleEngine:
                 return None
         return bound
 
-    def _test_gap(self, element: Element, view: SentenceView, position: int,
-                  bound: list[int | None]) -> bool:
+    def _test_gap(
+        self, element: Element, view: SentenceView, position: int, bound: list[int | None]
+    ) -> bool:
         op = element.op
         if op == "start":
             return position == 0
@@ -157,21 +170,29 @@ class RuleEngine:
             return position == len(view.slots)
         if op == "open-end":
             segment = view.segment
-            return (position == len(view.slots) and not segment.terminated
-                    and segment.paragraph_end and not segment.list_item and view.words >= 3)
+            return (
+                position == len(view.slots)
+                and not segment.terminated
+                and segment.paragraph_end
+                and not segment.list_item
+                and view.words >= 3
+            )
         if op in ("after", "not-after"):
-            hit = position > 0 and self._test(element.parts[0], view.slots[position - 1], view,
-                                              bound)
+            hit = position > 0 and self._test(
+                element.parts[0], view.slots[position - 1], view, bound
+            )
             return hit if op == "after" else not hit
         if op in ("before", "not-before"):
-            hit = position < len(view.slots) and self._test(element.parts[0],
-                                                            view.slots[position], view, bound)
+            hit = position < len(view.slots) and self._test(
+                element.parts[0], view.slots[position], view, bound
+            )
             return hit if op == "before" else not hit
         first = view.first_word()  # segment-starts-with
         return first is not None and self._test(element.parts[0], first, view, bound)
 
-    def _test(self, element: Element, slot: Slot, view: SentenceView,
-              bound: list[int | None]) -> bool:
+    def _test(
+        self, element: Element, slot: Slot, view: SentenceView, bound: list[int | None]
+    ) -> bool:
         op = element.op
         if op == "word":
             return slot.lower in element.args
@@ -212,10 +233,12 @@ class RuleEngine:
         if not slot.is_word and kind != "code":
             return None
         lower = slot.lower
-        longest_vowel = max((len(p) for p in self._vowel_prefixes if lower.startswith(p)),
-                            default=0)
-        longest_consonant = max((len(p) for p in self._consonant_prefixes if lower.startswith(p)),
-                                default=0)
+        longest_vowel = max(
+            (len(p) for p in self._vowel_prefixes if lower.startswith(p)), default=0
+        )
+        longest_consonant = max(
+            (len(p) for p in self._consonant_prefixes if lower.startswith(p)), default=0
+        )
         if longest_vowel or longest_consonant:
             return longest_vowel > longest_consonant
         return lower[:1] in ("a", "e", "i", "o", "u")

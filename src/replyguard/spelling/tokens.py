@@ -77,9 +77,10 @@ def segments(text: str, tokens: list[Token], abbreviations: frozenset[str]) -> l
     for i, token in enumerate(tokens):
         if not current.tokens:
             line_start = text.rfind("\n", 0, token.start) + 1
-            current.list_item = bool(_LIST_MARKER_RE.match(text, line_start)) and not text[
-                line_start : token.start
-            ].strip()
+            current.list_item = (
+                bool(_LIST_MARKER_RE.match(text, line_start))
+                and not text[line_start : token.start].strip()
+            )
         current.tokens.append(token)
         following = tokens[i + 1] if i + 1 < len(tokens) else None
         gap = text[token.end : following.start] if following else text[token.end :]

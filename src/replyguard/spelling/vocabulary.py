@@ -56,8 +56,11 @@ class Vocabulary:
 
     def known(self, word: str) -> bool:
         """``word`` is lower-case."""
-        return word in self.extra or word in self.lexicon or word in _CLITICS or (
-            word.endswith("'s") and word[:-2] in self.lexicon
+        return (
+            word in self.extra
+            or word in self.lexicon
+            or word in _CLITICS
+            or (word.endswith("'s") and word[:-2] in self.lexicon)
         )
 
     def prior(self, word: str) -> float:
@@ -94,6 +97,8 @@ class Vocabulary:
         return [
             f"{word[:i]} {word[i:]}"
             for i in range(1, len(word))
-            if (i > 1 or word[0] in "ai") and len(word) - i > 1
-            and word[:i] in written and word[i:] in written
+            if (i > 1 or word[0] in "ai")
+            and len(word) - i > 1
+            and word[:i] in written
+            and word[i:] in written
         ]

@@ -144,7 +144,6 @@ class Lexer:
         words: WordLists,
         *,
         fuzzy_cutoff: float,
-        is_common_word: Callable[[str], bool] | None = None,
         word_prior: Callable[[str], float] | None = None,
         emphasis_prior: float = 0.0,
         opener_prior: float = 0.0,
@@ -155,7 +154,6 @@ class Lexer:
         self.index = index
         self.words = words
         self.fuzzy_cutoff = fuzzy_cutoff
-        self._common = is_common_word or (lambda w: False)
         prior = word_prior or (lambda w: float("-inf"))
         self._emphasis = lambda w: prior(w) > emphasis_prior
         self._opener = lambda w: prior(w) > opener_prior
@@ -325,13 +323,19 @@ class Lexer:
             j -= 1
         if j - i == 1 and (
             folded[i] in _FUNCTION_WORDS
-            or (at_start and self._common(folded[i]))
             or self._emphasis(folded[i])  # "Coffee places", "Chinese restaurants": emphasis
             or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
         ):
             return None
-        if j - i >= 2 and at_start and self._opener(folded[i]):
-            return None  # "Ask Rebecca Stone": the name starts after the sentence's first word
+        if (
+            j - i >= 2
+            and at_start
+            and self._opener(folded[i])
+            and (
+                folded[i].endswith("ing") or "imperative-verb" in self.words.markers.get(folded[i])
+            )
+        ):
+            return None  # "Ask Rebecca Stone", "Setting GPS": the name starts after the verb
         if j == i:
             return None
         lexeme = _lexeme(tokens, i, j, "NAME")
@@ -380,7 +384,9 @@ _MARKER_CATEGORIES = (
 
 
 _TEXT_TYPES = {ValueType.text, ValueType.enum}
-_LINKING_WORDS = {"in", "the", "a", "an", "at", "as", "to", "for", "of"}
+# Words that may stand between a cue and the value it introduces: "works in [the] X", "X as Y".
+# Not "of", "for" or "to": "the address for X" names X's address, X is not an address.
+_LINKING_WORDS = {"in", "the", "a", "an", "at", "as"}
 
 
 def _governing_cue(previous: list[Lexeme]) -> Lexeme | None:

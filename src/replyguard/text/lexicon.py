@@ -122,6 +122,7 @@ MARKER_KINDS = (
     "order-before",
     "order-after",
     "period-phrase",
+    "imperative-verb",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = ("act-marker", "state-verb")
