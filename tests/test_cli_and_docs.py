@@ -14,8 +14,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "replyguard.cli", *args], capture_output=True,
-                          text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "replyguard.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_schema_document_matches_the_model():
@@ -38,8 +43,15 @@ def test_rules_check_reports_overrides(tmp_path):
 
 def test_benchmark_reports_every_measure():
     result = measure(size=60, replies=3)
-    for key in ("p50_ms", "p95_ms", "build_seconds", "peak_rss_mb", "stage_p50_ms",
-                "claims_per_reply", "replies_per_second"):
+    for key in (
+        "p50_ms",
+        "p95_ms",
+        "build_seconds",
+        "peak_rss_mb",
+        "stage_p50_ms",
+        "claims_per_reply",
+        "replies_per_second",
+    ):
         assert key in result
     assert result["claims_per_reply"] >= 3
     assert "p50 ms" in format_table([result])
@@ -56,8 +68,11 @@ def test_documented_example_rules_work():
 
     def nonexistent(engine: Engine) -> float:
         result = engine.check_case(case)
-        return next(f.confidence for f in result.hallucination_flags
-                    if f.hallucination_type.value == "NonexistentEntity")
+        return next(
+            f.confidence
+            for f in result.hallucination_flags
+            if f.hallucination_type.value == "NonexistentEntity"
+        )
 
     assert nonexistent(Engine(case_kb(case))) == 0.85
     assert nonexistent(Engine(case_kb(case), rules_dir=rules)) == 0.65

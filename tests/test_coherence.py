@@ -110,3 +110,11 @@ def test_salience_decays_out_of_focus(engine):
     turns += [Turn(speaker="assistant" if i % 2 else "user", text="Okay.") for i in range(12)]
     result = check(engine, "She will present it.", "Who presents?", turns)
     assert result.coherence.reference_consistency.pronouns[0].candidates == []
+
+
+def test_named_entity_brings_what_the_kb_says_it_is(engine):
+    # Acme's industry is "Software": naming Acme speaks of the software company asked about.
+    result = check(engine, "That would be Acme.", "Which is the software company we use?")
+    assert result.coherence.qud_relevance.semantic_relevance >= 0.6
+    unknown = check(engine, "That would be Initech.", "Which is the software company we use?")
+    assert unknown.coherence.qud_relevance.semantic_relevance == 0.0

@@ -19,19 +19,24 @@ def test_values_keep_the_replys_format():
 
 
 def test_several_corrections_keep_every_span_valid(engine):
-    reply = ("The Budget Review is on Wednesday at 3pm. Sarah works in Finance and Emily "
-             "works in Marketing.")
+    reply = (
+        "The Budget Review is on Wednesday at 3pm. Sarah works in Finance and Emily "
+        "works in Marketing."
+    )
     result = check(engine, reply, "When is the budget review?")
     corrected = result.corrected
     fixes = [c for c in corrected.corrections if c.correction_type == CorrectionType.Factual]
     assert [c.replacement for c in fixes] == ["Tuesday", "2pm", "Marketing", "Finance"]
-    assert corrected.corrected == ("The Budget Review is on Tuesday at 2pm. Sarah works in "
-                                   "Marketing and Emily works in Finance.")
+    assert corrected.corrected == (
+        "The Budget Review is on Tuesday at 2pm. Sarah works in "
+        "Marketing and Emily works in Finance."
+    )
     for c in corrected.corrections:
-        assert reply[c.span.start: c.span.end] == c.original
+        assert reply[c.span.start : c.span.end] == c.original
         if c.replacement is not None:
-            assert corrected.corrected[c.corrected_span.start: c.corrected_span.end] \
-                == c.replacement
+            assert (
+                corrected.corrected[c.corrected_span.start : c.corrected_span.end] == c.replacement
+            )
 
 
 def test_annotation_styles(seed_kb):
@@ -43,8 +48,10 @@ def test_annotation_styles(seed_kb):
     assert "Rebecca Stone [possible hallucination]" in texts["plain"]
     assert "**Rebecca Stone** _[possible hallucination]_" in texts["markdown"]
     html = texts["html"]
-    assert '<mark class="replyguard-possible-hallucination" title="possible hallucination">' \
-        'Rebecca Stone</mark>' in html
+    assert (
+        '<mark class="replyguard-possible-hallucination" title="possible hallucination">'
+        "Rebecca Stone</mark>" in html
+    )
     assert "&lt;b&gt;definitely&lt;/b&gt;" in html and "&amp; more" in html
     assert "<b>" not in html
 
@@ -58,10 +65,16 @@ def test_unverifiable_claims_are_marked(engine):
 def test_max_corrections_and_auto_correct_from_config(seed_kb):
     reply = "Sarah works in Finance and Emily works in Marketing."
     capped = Engine(seed_kb, config={"max-corrections": 1}).postprocess(
-        reply, "", reference_time=REFERENCE)
-    assert len([c for c in capped.corrected.corrections
-                if c.correction_type == CorrectionType.Factual]) == 1
+        reply, "", reference_time=REFERENCE
+    )
+    assert (
+        len(
+            [c for c in capped.corrected.corrections if c.correction_type == CorrectionType.Factual]
+        )
+        == 1
+    )
     off = Engine(seed_kb, config={"auto-correct": False}).postprocess(
-        reply, "", reference_time=REFERENCE)
+        reply, "", reference_time=REFERENCE
+    )
     assert off.corrected is None
     assert off.factual_validation.stats.claims_contradicted == 2

@@ -55,3 +55,12 @@ def test_new_entity_guessed_types(engine):
     assert guessed["Maria Lopez"] == "Person"
     assert guessed["Globex Corp"] == "Organization"
     assert guessed["Springfield"] == "Location"
+
+
+def test_sentence_opening_gerund_is_a_verb_not_a_name(engine):
+    result = check(engine, "Navigating to the office now. Displaying the fastest route.")
+    assert result.new_entities == []
+    assert result.hallucination_flags == []
+    # An -ing name with no common verb inside it is still a name.
+    result = check(engine, "Irving can join the call.")
+    assert [n.name for n in result.new_entities] == ["Irving"]

@@ -6,8 +6,10 @@ from importlib.resources import files
 
 from conftest import check
 
-WRONG = ("John Smith's email is john.s@company.org. He joined the company in 2019 and works "
-         "in the Marketing department.")
+WRONG = (
+    "John Smith's email is john.s@company.org. He joined the company in 2019 and works "
+    "in the Marketing department."
+)
 
 
 def _clause_text(location: str) -> str:
@@ -31,8 +33,9 @@ def test_validation_names_rule_clause_and_atoms(engine, seed_history):
 
 def test_flag_and_issue_explanations(engine, seed_history):
     result = check(engine, WRONG, "", seed_history)
-    wrong = next(f for f in result.hallucination_flags
-                 if f.hallucination_type.value == "WrongAttribute")
+    wrong = next(
+        f for f in result.hallucination_flags if f.hallucination_type.value == "WrongAttribute"
+    )
     assert wrong.explanation.rule.startswith("(flag-verdict WrongAttribute (ValueOfAnotherEntity")
     assert "(held-by department v:marketing E43)" in wrong.explanation.atoms
     assert _clause_text(wrong.explanation.clauses[0]).startswith("(= (flag-verdict")
@@ -55,10 +58,13 @@ def test_a_user_override_is_the_clause_cited(seed_kb, tmp_path):
 
     from replyguard.engine import Engine
 
-    (tmp_path / "bands.metta").write_text("; stricter\n(= (config accept-threshold) 0.99)\n"
-                                          "(= (recommendation $c) (if (>= $c 0.99) Accept "
-                                          "AcceptWithFlags))\n")
+    (tmp_path / "bands.metta").write_text(
+        "; stricter\n(= (config accept-threshold) 0.99)\n"
+        "(= (recommendation $c) (if (>= $c 0.99) Accept "
+        "AcceptWithFlags))\n"
+    )
     engine = Engine(seed_kb, rules_dir=tmp_path)
-    result = engine.postprocess("John works in Engineering.", "Where does John work?",
-                                reference_time=REFERENCE)
+    result = engine.postprocess(
+        "John works in Engineering.", "Where does John work?", reference_time=REFERENCE
+    )
     assert result.recommendation.explanation.clauses == [f"{tmp_path / 'bands.metta'}:3"]

@@ -119,23 +119,39 @@ def test_hedging_lowers_and_certainty_raises(engine):
 
 
 def test_a_confirmation_must_restate_the_request(engine):
-    request = [Turn(id="T1", speaker="user",
-                    text="Schedule my 10 am dentist appointment on Friday with my father.")]
-    wrong = check(engine, "Okay, I have scheduled your dentist appointment for this Friday at "
-                          "2 pm with your father.", "", request)
+    request = [
+        Turn(
+            id="T1",
+            speaker="user",
+            text="Schedule my 10 am dentist appointment on Friday with my father.",
+        )
+    ]
+    wrong = check(
+        engine,
+        "Okay, I have scheduled your dentist appointment for this Friday at 2 pm with your father.",
+        "",
+        request,
+    )
     [flag] = _flags(wrong, H.ContradictsPrior)
     assert flag.content == "2 pm" and flag.evidence[0].turn_id == "T1"
-    right = check(engine, "Okay, I have scheduled your dentist appointment for this Friday at "
-                          "10 am with your father.", "", request)
+    right = check(
+        engine,
+        "Okay, I have scheduled your dentist appointment for this Friday at "
+        "10 am with your father.",
+        "",
+        request,
+    )
     assert not _flags(right, H.ContradictsPrior)
     answer = check(engine, "Your dentist appointment is at 2 pm.", "", request)
     assert not _flags(answer, H.ContradictsPrior)  # an answer, not a confirmation
 
 
 def test_a_later_user_turn_updates_the_request(engine):
-    turns = [Turn(speaker="user", text="schedule a yoga activity at 9am with my sister"),
-             Turn(speaker="assistant", text="Sure! Do you want me to schedule it for tomorrow?"),
-             Turn(speaker="user", text="No, schedule my yoga activity for today.")]
+    turns = [
+        Turn(speaker="user", text="schedule a yoga activity at 9am with my sister"),
+        Turn(speaker="assistant", text="Sure! Do you want me to schedule it for tomorrow?"),
+        Turn(speaker="user", text="No, schedule my yoga activity for today."),
+    ]
     ok = check(engine, "Okay, scheduling your yoga activity for today at 9am.", "", turns)
     assert not _flags(ok, H.ContradictsPrior)
     wrong = check(engine, "Okay, scheduling your yoga activity for tomorrow at 9am.", "", turns)

@@ -97,13 +97,23 @@ def test_replace_kb_keeps_rules_and_checks_against_the_new_kb(seed_kb):
     from replyguard.models import KnowledgeBase
 
     engine = Engine(seed_kb)
-    other = KnowledgeBase.model_validate({"entities": [
-        {"id": "P1", "name": "John Smith", "type": "Person",
-         "attributes": {"department": "Marketing"}}]})
+    other = KnowledgeBase.model_validate(
+        {
+            "entities": [
+                {
+                    "id": "P1",
+                    "name": "John Smith",
+                    "type": "Person",
+                    "attributes": {"department": "Marketing"},
+                }
+            ]
+        }
+    )
     forms = engine.host.forms
     engine.replace_kb(other)
     result = engine.postprocess("John Smith works in Marketing.", "", reference_time=REFERENCE)
     assert result.factual_validation.claim_validations[0].status.kind == "Verified"
     assert engine.host.forms is forms
     assert [str(a) for a in engine.host.kb.get_atoms() if str(a).startswith("(name")] == [
-        '(name P1 "John Smith")']
+        '(name P1 "John Smith")'
+    ]

@@ -148,8 +148,8 @@ def test_piped_session_checks_explains_and_reloads_an_edited_rule(files: dict[st
     assert lines[1] == "$e = E43"
     assert lines[2:4] == ['$e = E42, $n = "John Smith"', '$e = E43, $n = "Sarah Johnson"']
     assert lines[4] == f"loaded {files['case']}: 2 turns; KB of 2 entities"  # not rebuilt
-    before = lines.index("recommendation: HumanReview  (confidence 0.17)")
-    assert lines[before + 1].startswith("reason: Overall confidence too low: 17%.")
+    before = lines.index("recommendation: HumanReview  (confidence 0.18)")
+    assert lines[before + 1].startswith("reason: Overall confidence too low: 18%.")
     assert lines[before + 2 : before + 4] == [
         "claims: 2  (1 verified, 1 contradicted, 0 unverifiable, 0 history conflicts)",
         "flags: 3  (ContradictsFact 1, ContradictsPrior 1, WrongAttribute 1)",
@@ -178,7 +178,7 @@ def test_piped_session_checks_explains_and_reloads_an_edited_rule(files: dict[st
     # part two: the edited rule is read again and changes the recommendation
     reloaded = next(line for line in lines if line.startswith("reloaded: "))
     assert "2 shipped definitions overridden; new session of 2 turns" in reloaded
-    assert "recommendation: Regenerate  (confidence 0.17)" in lines
+    assert "recommendation: Regenerate  (confidence 0.18)" in lines
     user_rule = lines.index(f"{files['rules'] / 'bands.metta'}:2")
     assert lines[user_rule + 1 : user_rule + 3] == [
         "  (= (recommendation $confidence) Regenerate)",

@@ -22,7 +22,8 @@ def test_problems_are_named_with_file_and_line(tmp_path):
     (tmp_path / "bad.metta").write_text(
         "; typo in a predicate and a setting\n"
         "(= (recommendation $c)\n"
-        "   (if (>= $c (config accept-treshold)) Accept (band-of $c)))\n")
+        "   (if (>= $c (config accept-treshold)) Accept (band-of $c)))\n"
+    )
     (tmp_path / "types.metta").write_text("(: my-check (-> String Bool))\n")
     (tmp_path / "question.lark").write_text("start: clause\nclause: (\n")
     messages = [str(p) for p in check_rules(tmp_path).problems]
@@ -45,7 +46,8 @@ def test_a_user_claim_grammar_replaces_the_shipped_one(seed_kb, tmp_path):
     # a grammar that never forms a value phrase: values become plain words
     grammar = shipped.replace("       | value_phrase\n", "").replace(
         "_word: W | COP | CUE | NEG | OF | POSS | PRON_POSS",
-        "_word: W | COP | CUE | NEG | OF | POSS | PRON_POSS | VAL")
+        "_word: W | COP | CUE | NEG | OF | POSS | PRON_POSS | VAL",
+    )
     assert grammar != shipped
     (tmp_path / "claims.lark").write_text(grammar)
     assert check_rules(tmp_path).problems == []

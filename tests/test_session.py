@@ -20,8 +20,10 @@ TURNS = [
     ("assistant", "Thanks."),
     ("user", "What do you know about John?"),
 ]
-REPLY = ("John Smith's email is john.s@company.org. He joined the company in 2019 and works "
-         "in the Marketing department. She will present the budget.")
+REPLY = (
+    "John Smith's email is john.s@company.org. He joined the company in 2019 and works "
+    "in the Marketing department. She will present the budget."
+)
 
 
 def _comparable(result):
@@ -35,8 +37,14 @@ def test_turn_by_turn_matches_from_scratch(engine):
         turns.append(session.add_turn(speaker, text, timestamp=T0))
         assert turns[-1].id == f"T{i + 1}"
     incremental = session.check(REPLY, reference_time=REFERENCE, turn_id="T8")
-    scratch = engine.postprocess(REPLY, TURNS[-1][1], DialogueState(turns=turns),
-                                 reference_time=REFERENCE, session_id="s1", turn_id="T8")
+    scratch = engine.postprocess(
+        REPLY,
+        TURNS[-1][1],
+        DialogueState(turns=turns),
+        reference_time=REFERENCE,
+        session_id="s1",
+        turn_id="T8",
+    )
     assert _comparable(incremental) == _comparable(scratch)
     assert incremental.factual_validation.stats.claims_contradicted == 3
 
@@ -58,8 +66,9 @@ def test_a_query_not_yet_in_the_session(engine):
         session.add_turn(speaker, text, timestamp=T0)
     query = "Where does John work?"
     incremental = session.check("John works in Marketing.", query, reference_time=REFERENCE)
-    scratch = engine.postprocess("John works in Marketing.", query, session.turns,
-                                 reference_time=REFERENCE)
+    scratch = engine.postprocess(
+        "John works in Marketing.", query, session.turns, reference_time=REFERENCE
+    )
     assert _comparable(incremental) == _comparable(scratch)
     assert len(session.turns) == 4  # checking does not add the query
 
@@ -103,8 +112,11 @@ def test_session_command_streams_turns_and_checks(tmp_path, monkeypatch, capsys)
         {"speaker": "user", "text": "John works in Engineering."},
         {"speaker": "assistant", "text": "Noted."},
         "not json",
-        {"check": "John works in Marketing.", "query": "Where does John work?",
-         "reference_time": "2026-11-30T09:00:00"},
+        {
+            "check": "John works in Marketing.",
+            "query": "Where does John work?",
+            "reference_time": "2026-11-30T09:00:00",
+        },
         {"check": 5},
         {"speaker": "user"},
     ]
@@ -117,6 +129,8 @@ def test_session_command_streams_turns_and_checks(tmp_path, monkeypatch, capsys)
     validation = result["factual_validation"]["claim_validations"][0]
     assert validation["status"]["kind"] == "Contradicted"
     assert [e["turn_id"] for e in validation["history_evidence"]] == ["T1"]
-    assert err.splitlines() == ["stdin:3: invalid JSON (Expecting value)",
-                                "stdin:5: response: expected text, got int",
-                                "stdin:6: text: field required"]
+    assert err.splitlines() == [
+        "stdin:3: invalid JSON (Expecting value)",
+        "stdin:5: response: expected text, got int",
+        "stdin:6: text: field required",
+    ]

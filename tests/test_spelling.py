@@ -14,8 +14,15 @@ from replyguard.spelling.corrector import shipped_atoms
 from replyguard.spelling.gleu import corpus_gleu
 from replyguard.spelling.tokens import tokenize
 
-KB_TERMS = ["John Smith", "Engineering", "Marketing", "Stanford Express Care", "Thrusday",
-            "dinner", "Smithe"]
+KB_TERMS = [
+    "John Smith",
+    "Engineering",
+    "Marketing",
+    "Stanford Express Care",
+    "Thrusday",
+    "dinner",
+    "Smithe",
+]
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +54,8 @@ def test_unknown_word_is_replaced_by_its_likeliest_intended_word(corrector):
 
 def test_transposition_doubling_apostrophe_and_missing_space(corrector):
     assert corrected(corrector, "I havent seen teh results untill today.") == (
-        "I haven't seen the results until today.")
+        "I haven't seen the results until today."
+    )
     assert corrected(corrector, "We had alot of rain.") == "We had a lot of rain."
 
 
@@ -61,7 +69,9 @@ def test_isolated_suggestions_rank_the_intended_word_first(corrector):
 def test_misspelt_kb_name_is_corrected_to_the_kb_spelling(corrector):
     edits = corrector.correct("Jonh Smith works in enginering.")
     assert [(e.original, e.replacement) for e in edits] == [
-        ("Jonh", "John"), ("enginering", "Engineering")]
+        ("Jonh", "John"),
+        ("enginering", "Engineering"),
+    ]
 
 
 def test_capitalised_unknown_words_are_left_as_names(corrector):
@@ -144,7 +154,8 @@ def test_typed_values_codes_and_quotes_are_never_changed(corrector, text):
 def test_rejections_are_logged_with_their_reason(corrector):
     edits, rejections = corrector.correct_with_log('He said "recieve" twice.')
     assert [(r.original, r.replacement, r.reason) for r in rejections] == [
-        ("recieve", "receive", "would change a protected quoted text")]
+        ("recieve", "receive", "would change a protected quoted text")
+    ]
     assert all(e.original != "recieve" for e in edits)
 
 
@@ -173,8 +184,10 @@ def test_caller_protected_spans_are_respected():
 
 # --- spans ---------------------------------------------------------------------------------------
 def test_spans_stay_valid_after_several_corrections_in_one_reply(corrector):
-    text = ("i think their is a apple on the the table. teh meeting with Jonh is on Thrusday, "
-            "email john@company.com")
+    text = (
+        "i think their is a apple on the the table. teh meeting with Jonh is on Thrusday, "
+        "email john@company.com"
+    )
     edits = corrector.correct(text)
     assert len(edits) == 6
     ordered = sorted(edits, key=lambda e: e.start)
@@ -184,19 +197,24 @@ def test_spans_stay_valid_after_several_corrections_in_one_reply(corrector):
         assert text[edit.start : edit.end] == edit.original
     assert apply_edits(text, edits) == (
         "I think there is an apple on the table. The meeting with John is on Thrusday, "
-        "email john@company.com")
+        "email john@company.com"
+    )
 
 
 def test_apply_edits_refuses_overlaps_and_stale_spans():
     text = "abc def"
-    first = TextEdit(tier="lexical", original="abc", replacement="x", start=0, end=3,
-                     confidence=1.0)
-    overlapping = TextEdit(tier="lexical", original="c d", replacement="y", start=2, end=5,
-                           confidence=1.0)
-    stale = TextEdit(tier="lexical", original="zzz", replacement="y", start=4, end=7,
-                     confidence=1.0)
-    insert = TextEdit(tier="syntactic", original="", replacement=".", start=7, end=7,
-                      confidence=1.0)
+    first = TextEdit(
+        tier="lexical", original="abc", replacement="x", start=0, end=3, confidence=1.0
+    )
+    overlapping = TextEdit(
+        tier="lexical", original="c d", replacement="y", start=2, end=5, confidence=1.0
+    )
+    stale = TextEdit(
+        tier="lexical", original="zzz", replacement="y", start=4, end=7, confidence=1.0
+    )
+    insert = TextEdit(
+        tier="syntactic", original="", replacement=".", start=7, end=7, confidence=1.0
+    )
     assert apply_edits(text, [insert, first]) == "x def."
     with pytest.raises(ValueError, match="overlapping"):
         apply_edits(text, [first, overlapping])
@@ -238,11 +256,15 @@ def test_an_edit_cost_is_data_too():
 @pytest.mark.parametrize(
     ("atom", "message"),
     [
-        ("(syntax-rule broken 0.2 (pattern (word \"a\")) (replace 5 \"an\") \"x\")",
-         "syntax-rule broken: action target 5"),
-        ("(syntax-rule broken 0.2 (pattern (class nonesuch)) (delete 0) \"x\")",
-         "unknown word-class nonesuch"),
-        ("(syntax-rule broken 0.2 (wrong) (delete 0) \"x\")", "expected (pattern"),
+        (
+            '(syntax-rule broken 0.2 (pattern (word "a")) (replace 5 "an") "x")',
+            "syntax-rule broken: action target 5",
+        ),
+        (
+            '(syntax-rule broken 0.2 (pattern (class nonesuch)) (delete 0) "x")',
+            "unknown word-class nonesuch",
+        ),
+        ('(syntax-rule broken 0.2 (wrong) (delete 0) "x")', "expected (pattern"),
         ("(edit-cost nonesuch 0.2)", "unknown edit-cost nonesuch"),
     ],
 )
@@ -253,8 +275,13 @@ def test_a_malformed_rule_is_a_rule_error_naming_it(atom, message):
 
 # --- mechanisms ----------------------------------------------------------------------------------
 def test_typed_strings_are_single_tokens():
-    kinds = {t.text: t.kind for t in tokenize(
-        "Mail a.b@c.org, see www.x.com at 3pm on 1/2/2024, call 555-123-4567, code AB-12, iPhone")}
+    kinds = {
+        t.text: t.kind
+        for t in tokenize(
+            "Mail a.b@c.org, see www.x.com at 3pm on 1/2/2024, call 555-123-4567, "
+            "code AB-12, iPhone"
+        )
+    }
     assert kinds["a.b@c.org"] == "email" and kinds["www.x.com"] == "url"
     assert kinds["3pm"] == "time" and kinds["1/2/2024"] == "date"
     assert kinds["555-123-4567"] == "phone"

@@ -622,8 +622,14 @@ def test_normalise_date(text):
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("the 5th", "2026-12-05"), ("on the 5th", "2026-12-05"), ("tomorrow", "2026-12-01"),
-     ("next Tuesday", "2026-12-01"), ("Friday", "2026-12-04"), ("March 3", "2027-03-03")],
+    [
+        ("the 5th", "2026-12-05"),
+        ("on the 5th", "2026-12-05"),
+        ("tomorrow", "2026-12-01"),
+        ("next Tuesday", "2026-12-01"),
+        ("Friday", "2026-12-04"),
+        ("March 3", "2027-03-03"),
+    ],
 )
 def test_normalise_date_needs_a_reference_for_relative_dates(text, value):
     assert normalise_date(text) is None

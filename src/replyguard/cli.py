@@ -132,8 +132,10 @@ def _rules(args: argparse.Namespace) -> int:
     for problem in report.problems:
         print(problem)
     verdict = f"{len(report.problems)} problems" if report.problems else "ok"
-    print(f"{verdict}: {report.forms} rules and facts from {report.files} files"
-          + (f"; {report.overridden} shipped definitions overridden" if report.overridden else ""))
+    print(
+        f"{verdict}: {report.forms} rules and facts from {report.files} files"
+        + (f"; {report.overridden} shipped definitions overridden" if report.overridden else "")
+    )
     return 1 if report.problems else 0
 
 

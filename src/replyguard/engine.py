@@ -88,8 +88,9 @@ class Engine:
             word_prior=lambda w: vocabulary.prior(w, 0.3),
             priors=(
                 float(self.setting("emphasis-word-log-prior")),  # type: ignore[arg-type]
-                float(self.setting("name-opener-log-prior")),
-            ),  # type: ignore[arg-type]
+                float(self.setting("name-opener-log-prior")),  # type: ignore[arg-type]
+                float(self.setting("gerund-verb-log-prior")),  # type: ignore[arg-type]
+            ),
             claim_grammar=self._user_claim_grammar(),
         )
 

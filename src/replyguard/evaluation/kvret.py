@@ -145,11 +145,15 @@ def vocabulary(dialogues: list[Mapping]) -> Vocabulary:
 
 
 def gold_indices(s: Scene) -> list[int]:
-    """Assistant turns that answer a driver turn (in KVRET: every assistant turn)."""
+    """Assistant turns that answer a driver turn (in KVRET: every assistant turn with text; two
+    dev dialogues end in an empty assistant turn, which is nothing to check)."""
     return [
         i
         for i, turn in enumerate(s.turns)
-        if turn.role == "assistant" and i > 0 and s.turns[i - 1].role == "user"
+        if turn.role == "assistant"
+        and turn.text.strip()
+        and i > 0
+        and s.turns[i - 1].role == "user"
     ]
 
 

@@ -124,7 +124,7 @@ def _qud(engine: Engine, ctx: CallContext) -> QUDRelevanceResult:
             "answer-coverage", Sym(form.question_type.value), evidence
         )
     )
-    relevance = round(_relevance(ctx), 4)
+    relevance = round(_relevance(engine, ctx), 4)
     verdict = engine.host.value("qud-verdict", coverage, relevance)
     _, score, addresses, issue = verdict  # type: ignore[misc]
     description = (
@@ -212,7 +212,7 @@ def _coverage_evidence(
     if qtype == QuestionType.Statement:
         return (
             Sym("StatementEvidence"),
-            round(_relevance(ctx), 4),
+            round(_relevance(engine, ctx), 4),
             bool(reply.lexed.markers_of("affirmative-marker")),
         )
     focus_value = (
@@ -261,11 +261,21 @@ def _has_answer_type(engine: Engine, ctx: CallContext, expected: str) -> bool:
     return bool(values) or any(lx.cat in ("ENT", "NAME") for lx in lexemes)
 
 
-def _relevance(ctx: CallContext) -> float:
+def _reply_stems(engine: Engine, ctx: CallContext) -> list[str]:
+    """The reply's content stems and, for each KB entity it names, what the KB says the entity
+    is (its short free-text values): "P.F. Changs" answers a question about restaurants."""
+    max_words = int(engine.setting("descriptor-max-words"))  # type: ignore[arg-type]
+    stems = dict.fromkeys(ctx.reply.lexed.stems)
+    for mention in ctx.reply.mentions:
+        stems.update(dict.fromkeys(engine.index.descriptors(mention.entity_id, max_words)))
+    return list(stems)
+
+
+def _relevance(engine: Engine, ctx: CallContext) -> float:
     """Lexical relevance: the question's focus words (the subject after the verb) weigh 0.6, the
     overlap of the remaining content words (cosine over word sets) 0.4."""
     query_words = [t.text for t in ctx.query_reading.lexed.tokens]
-    reply_stems = set(ctx.reply.lexed.stems)
+    reply_stems = set(_reply_stems(engine, ctx))
     reply_stems |= {m.entity_id for m in ctx.reply.mentions}
     focus = _focus_words(query_words)
     form = classify_question(ctx.query)
@@ -314,7 +324,7 @@ def _focus_words(words: list[str]) -> list[str]:
 def _topic(engine: Engine, ctx: CallContext, reply_act: str) -> TopicConsistencyResult:
     topics = ctx.dialogue.topics
     activation = {k: t.activation for t in topics for k in t.keywords}
-    reply_stems = ctx.reply.lexed.stems
+    reply_stems = _reply_stems(engine, ctx)
     related = [s for s in reply_stems if s in activation]
     share = len(related) / len(reply_stems) if reply_stems else 1.0
     best = max((activation[s] for s in related), default=0.0)

@@ -103,7 +103,7 @@ def history_evidence(
             if key != subject_key or claim.predicate != attached.predicate or claim.negated:
                 continue
             if _asked(reading.reading.lexed, claim.value.start):
-                continue  # "Will it be stormy on Friday?" states nothing
+                continue  # "Will it be stormy on Friday?", "... if it is stormy" state nothing
             g = grade(vtype, attached.value.text, claim.value.text)
             agrees = engine.host.value("value-accepted", _grade_atom(g)) is True
             record.evidence_atoms.append(str(turn_claim_atom(reading.turn.id, claim)))
@@ -124,10 +124,14 @@ def history_evidence(
 
 
 def _asked(lexed: LexedText, position: int) -> bool:
-    """Whether a position lies in a question (a sentence ending in "?")."""
+    """Whether a position lies in a question (a sentence ending in "?") or after an "if" or
+    "whether" in its sentence ("I want to know if it is raining" states no rain)."""
     for sentence in lexed.sentences:
         if sentence.start <= position < sentence.end + 1:
-            return lexed.text[sentence.start : sentence.end].rstrip().endswith("?")
+            return lexed.text[sentence.start : sentence.end].rstrip().endswith("?") or any(
+                sentence.start <= m.start < position
+                for m in lexed.markers_of("hypothetical-marker")
+            )
     return False
 
 

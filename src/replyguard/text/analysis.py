@@ -122,7 +122,7 @@ class Reader:
         *,
         fuzzy_cutoff: float,
         word_prior: Callable[[str], float] | None = None,
-        priors: tuple[float, float] = (0.0, 0.0),
+        priors: tuple[float, float, float] = (0.0, 0.0, 0.0),
         claim_grammar: Lark | None = None,
     ) -> None:
         self.index = index
@@ -134,8 +134,10 @@ class Reader:
             word_prior=word_prior,
             emphasis_prior=priors[0],
             opener_prior=priors[1],
+            gerund_prior=priors[2],
         )
         self._grammar = claim_grammar
+        self._reports = lambda word: "report-noun" in words.markers.get(word)
         self._cache: OrderedDict[tuple[str, str], tuple[LexedText, list[list[ClaimDraft]]]] = (
             OrderedDict()
         )
@@ -150,7 +152,10 @@ class Reader:
             self._cache.move_to_end(key)
             return hit
         lexed = self.lexer.lex(text, reference)
-        parsed = (lexed, [extract_drafts(row, self._grammar) for row in lexed.sentence_lexemes])
+        parsed = (
+            lexed,
+            [extract_drafts(row, self._grammar, self._reports) for row in lexed.sentence_lexemes],
+        )
         self._cache[key] = parsed
         if len(self._cache) > _LEX_CACHE_SIZE:
             self._cache.popitem(last=False)

@@ -9,6 +9,7 @@ afterwards, with the KB and the dialogue (text/attachment.py).
 from __future__ import annotations
 
 import importlib.resources
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -138,9 +139,14 @@ def claim_parser(grammar_path: str | None = None) -> Lark:
 class ClaimTransformer(Transformer):
     """One method per grammar rule; terminals are mapped back to their lexemes."""
 
-    def __init__(self, lexemes: list[Lexeme]) -> None:
+    def __init__(
+        self, lexemes: list[Lexeme], reports: Callable[[str], bool] = lambda word: False
+    ) -> None:
+        """`reports` says whether a word is a report noun ("forecast", "route"): a clause opening
+        with "the forecast ..." states a fact of the entity in focus."""
         super().__init__()
         self._lexemes = lexemes
+        self._reports = reports
 
     def _lx(self, token: Token) -> Lexeme:
         return self._lexemes[token.start_pos]
@@ -210,7 +216,9 @@ class ClaimTransformer(Transformer):
             first_words = lead[0].text.lower().split()
             names_attribute = len(first_words) == 1 and len(lead) > 1 and lead[1].cat == "CUE"
             if first_words[0] in _NOUN_PHRASE_OPENERS and not names_attribute:
-                opener = "noun-phrase"  # "the nearest rest stop is", not "the address is"
+                # "the nearest rest stop is", not "the address is" or "the forecast is"
+                reports = any(self._reports(w) for w in first_words[1:])
+                opener = "existential" if reports else "noun-phrase"
             elif first_words[0] in _EXISTENTIAL_OPENERS or names_attribute:
                 opener = "existential"
         return Clause([i for i in items if not isinstance(i, list)], opener)
@@ -285,8 +293,12 @@ class ClaimTransformer(Transformer):
         return drafts
 
 
-def extract_drafts(sentence_lexemes: list[Lexeme], parser: Lark | None = None) -> list[ClaimDraft]:
+def extract_drafts(
+    sentence_lexemes: list[Lexeme],
+    parser: Lark | None = None,
+    reports: Callable[[str], bool] = lambda word: False,
+) -> list[ClaimDraft]:
     if not any(lx.cat == "VAL" for lx in sentence_lexemes):
         return []
     tree = (parser or claim_parser()).parse(sentence_lexemes)
-    return ClaimTransformer(sentence_lexemes).transform(tree)
+    return ClaimTransformer(sentence_lexemes, reports).transform(tree)

@@ -147,16 +147,19 @@ class Lexer:
         word_prior: Callable[[str], float] | None = None,
         emphasis_prior: float = 0.0,
         opener_prior: float = 0.0,
+        gerund_prior: float = 0.0,
     ) -> None:
         """`word_prior` is ln P(word); a capitalised word more frequent than `emphasis_prior`
         inside a sentence is emphasis, not a name ("Coffee places"); a sentence-opening word more
-        frequent than `opener_prior` is not part of the name after it ("Ask Rebecca Stone")."""
+        frequent than `opener_prior` is not part of the name after it ("Ask Rebecca Stone"); an
+        opening -ing word whose verb is more frequent than `gerund_prior` is a verb."""
         self.index = index
         self.words = words
         self.fuzzy_cutoff = fuzzy_cutoff
         prior = word_prior or (lambda w: float("-inf"))
         self._emphasis = lambda w: prior(w) > emphasis_prior
         self._opener = lambda w: prior(w) > opener_prior
+        self._verb = lambda w: prior(w) > gerund_prior
         self._owners: dict[int, tuple[tuple[NameHit, ...], tuple[str, ...], bool]] = {}
 
     def lex(self, text: str, reference: datetime) -> LexedText:
@@ -301,6 +304,15 @@ class Lexer:
         lexeme.value_key = temporal.value if temporal is not None else value_key(vtype, lexeme.text)
         return lexeme
 
+    def _gerund(self, word: str) -> bool:
+        """A word in -ing whose verb is a common word ("navigating", "plotting", "displaying");
+        "Irving" and "Fleming" have no such verb and stay names."""
+        if not word.endswith("ing") or len(word) < 6:
+            return False
+        stem = word[:-3]
+        verbs = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else "")
+        return any(v and self._verb(v) for v in verbs)
+
     def _proper_name(self, tokens, folded, i, end, *, at_start: bool) -> Lexeme | None:  # noqa: ANN001
         """Capitalised words the KB does not know. A single capitalised word opening a sentence
         is a name only if it is not an English word ("Noted.", "Sure," are not names)."""
@@ -325,6 +337,7 @@ class Lexer:
             folded[i] in _FUNCTION_WORDS
             or self._emphasis(folded[i])  # "Coffee places", "Chinese restaurants": emphasis
             or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
+            or (at_start and self._gerund(folded[i]))  # "Navigating to Stanford": a verb
         ):
             return None
         if (

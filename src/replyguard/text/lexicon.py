@@ -15,6 +15,7 @@ from rapidfuzz import fuzz, process
 
 from replyguard.models import EntityType, KnowledgeBase, ValueType
 from replyguard.text.tokens import tokenize
+from replyguard.text.words import content_stems
 from replyguard.values import fold
 
 PhraseKey = tuple[str, ...]
@@ -123,6 +124,8 @@ MARKER_KINDS = (
     "order-after",
     "period-phrase",
     "imperative-verb",
+    "report-noun",
+    "hypothetical-marker",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = ("act-marker", "state-verb")
@@ -190,6 +193,7 @@ class KBIndex:
         self.cues = PhraseTable(words.equivalents)  # payload: attribute
         self._fuzzy_blocks: dict[str, list[str]] = defaultdict(list)
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
+        self._descriptors: dict[tuple[str, int], tuple[str, ...]] = {}
         for entity in kb.entities:
             self._index_entity(entity)
         for attribute, spec in self.schema.items():
@@ -234,6 +238,24 @@ class KBIndex:
             return None
         name, score, _ = hit
         return name, self._fuzzy_owner[name], score / 100.0
+
+    def descriptors(self, entity_id: str, max_words: int) -> tuple[str, ...]:
+        """Content stems of an entity's short free-text values: what the KB says it is ("chinese
+        restaurant", "Engineering"), so a reply naming P.F. Changs speaks of restaurants."""
+        key = (entity_id, max_words)
+        cached = self._descriptors.get(key)
+        if cached is None:
+            entity = self.entities[entity_id]
+            words: list[str] = []
+            for attribute in entity.attributes:
+                if self.attribute_type(attribute) != ValueType.text:
+                    continue
+                for v in entity.values_of(attribute)[0]:
+                    tokens = [t.text for t in tokenize(str(v)) if t.kind == "word"]
+                    if 0 < len(tokens) <= max_words:
+                        words.extend(tokens)
+            cached = self._descriptors[key] = tuple(content_stems(words))
+        return cached
 
     def attribute_type(self, attribute: str) -> ValueType:
         spec = self.schema.get(attribute)

@@ -55,6 +55,9 @@ _ABBREVIATIONS = {
     "dept",
     "mt",
 }
+# Titles are followed by a name, so the dot after them never ends a sentence ("Mr. Smith").
+_TITLES = {"mr", "mrs", "ms", "dr", "prof", "mt"}
+_INITIALISM_RE = re.compile(r"(?:[^\W\d_]{1,2}\.)+[^\W\d_]{1,2}")
 _SENTENCE_END = {".", "!", "?"}
 
 
@@ -110,10 +113,8 @@ def split_sentences(text: str, tokens: list[Token]) -> list[Sentence]:
     for i, tok in enumerate(tokens):
         if tok.text not in _SENTENCE_END and "\n\n" not in text[tok.end : _next_start(tokens, i)]:
             continue
-        if tok.text == "." and i > 0 and tokens[i - 1].lower.rstrip(".") in _ABBREVIATIONS:
-            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-            if nxt is not None and not nxt.text[:1].isupper():
-                continue
+        if tok.text == "." and i > 0 and _abbreviation_dot(tokens[i - 1], tokens[i + 1 :]):
+            continue
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if nxt is not None and nxt.text in _SENTENCE_END:
             continue
@@ -122,6 +123,18 @@ def split_sentences(text: str, tokens: list[Token]) -> list[Sentence]:
     if begin < len(tokens):
         sentences.append(Sentence(begin, len(tokens), tokens[begin].start, tokens[-1].end))
     return sentences
+
+
+def _abbreviation_dot(before: Token, rest: list[Token]) -> bool:
+    """A dot that closes an abbreviation rather than a sentence: after a title ("Dr. Lee"), an
+    initialism before a name ("P.F. Changs", "J.R. Smith"), or any listed abbreviation followed
+    by a lower-case word ("approx. two miles")."""
+    word = before.lower
+    if before.kind != "word" or not rest:
+        return False
+    if word in _TITLES or _INITIALISM_RE.fullmatch(word):
+        return rest[0].kind == "word"
+    return word in _ABBREVIATIONS and not rest[0].text[:1].isupper()
 
 
 def _next_start(tokens: list[Token], i: int) -> int:
