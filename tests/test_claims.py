@@ -81,3 +81,71 @@ def test_unknown_value_after_a_cue_is_checked(engine):
     status = result.factual_validation.claim_validations[0].status
     assert (status.kind, status.kb_value) == ("Contradicted", "Finance")
     assert result.new_entities == []
+
+
+def test_equivalent_words_in_values_verify():
+    from conftest import REFERENCE
+
+    from replyguard.engine import Engine
+    from replyguard.models import KnowledgeBase
+
+    kb = KnowledgeBase.model_validate(
+        {
+            "entities": [
+                {"id": "R1", "name": "Coupa", "type": "Location",
+                 "attributes": {"address": "394 Van Ness Ave", "distance": "6 miles"}},
+                {"id": "R2", "name": "Philz", "type": "Location",
+                 "attributes": {"address": "583 Alester Ave", "distance": "2 miles"}},
+            ]
+        }
+    )  # fmt: skip
+    engine = Engine(kb)
+    ok = engine.postprocess(
+        "Coupa is located at 394 Van Ness Avenue.", "", reference_time=REFERENCE
+    )
+    assert [v.status.kind for v in ok.factual_validation.claim_validations] == ["Verified"]
+    wrong = engine.postprocess(
+        "Coupa is located at 583 Alester Avenue.", "", reference_time=REFERENCE
+    )
+    assert [v.status.kind for v in wrong.factual_validation.claim_validations] == ["Contradicted"]
+
+
+def test_values_after_avoid_are_not_claimed(engine):
+    assert _claims(engine, "Setting a route to avoid Marketing.") == []
+    assert _claims(engine, "Sarah works in Marketing.") == [
+        ("Sarah Johnson", "department", "Marketing", False)
+    ]
+
+
+def test_report_noun_states_a_fact_of_the_entity_in_focus():
+    from conftest import REFERENCE
+
+    from replyguard.engine import Engine
+    from replyguard.models import KnowledgeBase
+
+    kb = KnowledgeBase.model_validate(
+        {"entities": [{"id": "C1", "name": "Alhambra", "type": "Location",
+                       "attributes": {"monday": "overcast", "tuesday": "rain"}}]}
+    )  # fmt: skip
+    engine = Engine(kb)
+
+    def claims(text):
+        result = engine.postprocess(text, "", reference_time=REFERENCE)  # a Monday
+        return [(c.subject, c.predicate, c.object) for c in result.factual_validation.claims]
+
+    assert claims("No rain in Alhambra today, the prediction is overcast.") == [
+        ("Alhambra", "monday", "rain"),
+        ("Alhambra", "monday", "overcast"),
+    ]
+    # a noun phrase that is not a report has a subject of its own
+    assert claims("No rain in Alhambra today, the nearest mall is overcast.") == [
+        ("Alhambra", "monday", "rain")
+    ]
+
+
+def test_same_as_without_an_earlier_clause_terminates(engine):
+    # "same year as X" sharing the clause's own values once, not while they are being added
+    claims = _claims(engine, "Sarah joined in 2018, the same year as Emily.")
+    assert ("Emily Chen", "join_date", "2018", False) in claims
+    assert len(claims) == len(set(claims)) <= 4
+    assert _claims(engine, "Acme wrote Boston just like the same year as Emily.") is not None

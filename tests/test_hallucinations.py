@@ -63,6 +63,13 @@ def test_contradicting_an_earlier_turn(engine):
     assert result.factual_validation.claim_validations[0].status.kind == "HistoryConflict"
 
 
+def test_the_kb_overrules_an_earlier_turn(engine):
+    turns = [Turn(id="T1", speaker="assistant", text="Sarah works in Sales.")]
+    result = check(engine, "Sarah works in Marketing.", "Where does Sarah work?", turns)
+    assert result.factual_validation.claim_validations[0].status.kind == "Verified"
+    assert not _flags(result, H.ContradictsPrior)  # the earlier turn was the mistake
+
+
 def test_unsupported_statistic_from_studies(engine):
     result = check(engine, "Studies show that 40% of employees prefer remote work.")
     [flag] = _flags(result, H.UnsupportedClaim)
@@ -156,3 +163,39 @@ def test_a_later_user_turn_updates_the_request(engine):
     assert not _flags(ok, H.ContradictsPrior)
     wrong = check(engine, "Okay, scheduling your yoga activity for tomorrow at 9am.", "", turns)
     assert [f.content for f in _flags(wrong, H.ContradictsPrior)] == ["tomorrow"]
+    later = check(engine, "Okay, scheduling your yoga activity for today at 2pm.", "", turns)
+    assert [f.content for f in _flags(later, H.ContradictsPrior)] == ["2pm"]  # 9am, asked first
+
+
+def test_details_named_by_phrases_are_restated(engine):
+    request = [
+        Turn(
+            id="T1",
+            speaker="user",
+            text="Set a reminder for dinner on the 8th at 3pm with my aunt.",
+        )
+    ]
+    ok = check(
+        engine, "Setting a reminder for dinner on the 8th at 3pm with your aunt.", "", request
+    )
+    assert not _flags(ok, H.ContradictsPrior)
+    party = check(
+        engine, "Setting a reminder for dinner on the 8th at 3pm with mother.", "", request
+    )
+    assert [f.content for f in _flags(party, H.ContradictsPrior)] == ["mother"]
+    event = check(engine, "Your yoga class on the 8th at 3pm with your aunt is set.", "", request)
+    assert not _flags(event, H.ContradictsPrior)  # no phrase names the event: nothing to compare
+    renamed = check(engine, "Reminder set for yoga class on the 8th at 3pm.", "", request)
+    assert [f.content for f in _flags(renamed, H.ContradictsPrior)] == ["yoga class"]
+
+
+def test_a_confirmed_task_ends_the_request(engine):
+    turns = [
+        Turn(speaker="user", text="Schedule dinner with Ana at 7pm."),
+        Turn(speaker="assistant", text="Dinner with Ana at 7pm is set."),
+        Turn(speaker="user", text="Also book a yoga class with my sister."),
+    ]
+    ok = check(engine, "Booking a yoga class at 9am with your sister.", "", turns)
+    assert not _flags(ok, H.ContradictsPrior)  # 7pm and Ana belonged to the finished task
+    wrong = check(engine, "Booking a yoga class at 9am with Ana.", "", turns)
+    assert [f.content for f in _flags(wrong, H.ContradictsPrior)] == ["Ana"]

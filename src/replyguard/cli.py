@@ -22,6 +22,7 @@ EXIT_INTERNAL = 70
 # Modules that add their own subcommands: each has register(subparsers) and sets
 # `handler=run` on its parser, with run(args) -> exit status.
 COMMAND_MODULES: tuple[str, ...] = (
+    "replyguard.evaluation.harness",
     "replyguard.batch",
     "replyguard.trace_cli",
     "replyguard.session_cli",

@@ -41,6 +41,7 @@ _WORD_LIST_HEADS = (
     "generic-phrase",
     "opposite-state",
     "common-attribute",
+    "dwelling-noun",
 )
 
 
@@ -66,7 +67,7 @@ class Engine:
         self.kb = complete_schema(kb if isinstance(kb, KnowledgeBase) else load_kb(kb))
         self.kb_atoms = load_kb_space(self.host.kb, self.kb)
         self._build_readers()
-        seed.engine = self
+        seed.bind(self)
         self.rules_version = 0
         self.build_seconds = time.perf_counter() - started
 

@@ -14,6 +14,7 @@ KB must be `current-kb` (an engine holds one KB).
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -32,10 +33,13 @@ _KEEP_RESULTS = 64
 
 
 class SeedOperations:
-    """Grounded operations bound to one engine (created before the engine's rules load)."""
+    """Grounded operations bound to one engine (created before the engine's rules load).
+
+    The engine is held by a weak reference: the operations live in the native MeTTa runner,
+    which Python's collector cannot see into, so a strong one would keep every engine alive."""
 
     def __init__(self) -> None:
-        self.engine: Engine | None = None
+        self._engine: Callable[[], Engine | None] = lambda: None
         self._results: OrderedDict[str, PostprocessedResponse] = OrderedDict()
         self._count = 0
 
@@ -46,10 +50,14 @@ class SeedOperations:
             "result-text": (self._result_text, ["%Undefined%", "%Undefined%", "String"]),
         }
 
+    def bind(self, engine: Engine) -> None:
+        self._engine = weakref.ref(engine)
+
     def _bound(self) -> Engine:
-        if self.engine is None:
+        engine = self._engine()
+        if engine is None:
             raise InputError("the seed predicates need an engine")
-        return self.engine
+        return engine
 
     def _turns(self, dialogue: Atom) -> list[Turn]:
         engine = self._bound()

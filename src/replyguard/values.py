@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -246,10 +247,16 @@ def _stems(key: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in key.split())
 
 
-def grade(value_type: ValueType, claimed: str, kb: str) -> Grade:
+def grade(
+    value_type: ValueType, claimed: str, kb: str, equivalents: Mapping[str, str] | None = None
+) -> Grade:
+    """How a claimed value compares with a KB value. `equivalents` maps words that mean the same
+    in a value ("avenue" -> "ave", from metta/lexicon.metta) to one spelling."""
     if claimed.strip().casefold() == kb.strip().casefold():
         return Grade("Exact")
     ck, kk = value_key(value_type, claimed), value_key(value_type, kb)
+    if equivalents and value_type in _WORDY:
+        ck, kk = (" ".join(equivalents.get(w, w) for w in k.split()) for k in (ck, kk))
     if ck == kk:
         return Grade("Normalised")
     if value_type in _WORDY and _stems(ck) == _stems(kk):  # "raining" and "rain"

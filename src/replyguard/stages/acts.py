@@ -30,6 +30,16 @@ def _markers_at_start(text: str, words: WordLists, prefix: str) -> list[str]:
     return kinds
 
 
+def _markers_in(text: str, words: WordLists, prefix: str) -> list[str]:
+    tokens = [t.lower for t in tokenize(text)]
+    kinds: list[str] = []
+    for i in range(len(tokens)):
+        hit = words.markers.longest(tokens, i)
+        if hit is not None:
+            kinds.extend(k for k in hit[1] if isinstance(k, str) and k.startswith(prefix))
+    return kinds
+
+
 def classify_turn_act(text: str, given: str | None, words: WordLists) -> str:
     """Question, Request, Greeting, Thanks or Statement (a given `act` wins)."""
     if given:
@@ -50,6 +60,7 @@ def classify_reply_act(reply: ReadText, words: WordLists) -> str:
     text = reply.text
     first = text[: reply.lexed.sentences[0].end] if reply.lexed.sentences else text
     acts = [k.split(":", 1)[1] for k in _markers_at_start(first, words, "act-marker:")]
+    acts = acts or [k.split(":", 1)[1] for k in _markers_in(first, words, "late-act-marker:")]
     if acts:
         return acts[0]
     sentences = reply.lexed.sentences

@@ -6,6 +6,7 @@ Evidence is gathered by direct queries of &kb and the dialogue's claims; the ver
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from replyguard.atoms import (
@@ -74,9 +75,11 @@ def build_claims(engine: Engine, ctx: CallContext) -> list[ClaimRecord]:
     return records
 
 
-def best_grade(vtype: ValueType, claimed: str, kb_values_: list[str]) -> tuple[Grade, str]:
+def best_grade(
+    vtype: ValueType, claimed: str, kb_values_: list[str], equivalents: Mapping[str, str]
+) -> tuple[Grade, str]:
     """The closest KB value (multi-valued attributes match by membership)."""
-    graded = [(grade(vtype, claimed, kv), kv) for kv in kb_values_]
+    graded = [(grade(vtype, claimed, kv, equivalents), kv) for kv in kb_values_]
     return min(graded, key=lambda g: (_GRADE_ORDER[g[0].kind], g[0].distance))
 
 
@@ -104,7 +107,7 @@ def history_evidence(
                 continue
             if _asked(reading.reading.lexed, claim.value.start):
                 continue  # "Will it be stormy on Friday?", "... if it is stormy" state nothing
-            g = grade(vtype, attached.value.text, claim.value.text)
+            g = grade(vtype, attached.value.text, claim.value.text, engine.words.equivalents)
             agrees = engine.host.value("value-accepted", _grade_atom(g)) is True
             record.evidence_atoms.append(str(turn_claim_atom(reading.turn.id, claim)))
             out.append(
@@ -169,7 +172,7 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
     if attached.subject_id is not None:
         values = kb_values(engine.host.kb, attached.subject_id, attached.predicate)
         if values:
-            g, closest = best_grade(vtype, attached.value.text, values)
+            g, closest = best_grade(vtype, attached.value.text, values, engine.words.equivalents)
             record.kb_values = values
             record.best_kb_value = closest if g.kind != "Mismatch" else values[0]
             record.kb_confidence = kb_confidence(

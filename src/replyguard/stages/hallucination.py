@@ -154,7 +154,7 @@ def _claim_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
             out.append(
                 Candidate(
                     HallucinationType.ContradictsPrior,
-                    (Sym("PriorContradiction"), min(ago, window + 1)),
+                    (Sym("PriorContradiction"), min(ago, window + 1), status == "Verified"),
                     claim.span,
                     f"turn {turn.turn_id} said {claim.subject}'s {claim.predicate} is "
                     f"'{turn.value}'",

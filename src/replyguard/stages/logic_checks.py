@@ -24,7 +24,7 @@ _NO_WORDS = {"no", "none", "nobody", "not"}
 def logic_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     return [
         *_self_negation(ctx),
-        *_claim_negation(ctx),
+        *_claim_negation(engine, ctx),
         *_two_values(engine, ctx),
         *_quantifiers(ctx),
     ]
@@ -70,12 +70,17 @@ def _key(record: ClaimRecord) -> tuple[str, str]:
     return (a.subject_id or a.subject_text.casefold(), a.predicate)
 
 
-def _same_value(record: ClaimRecord, other: ClaimRecord) -> bool:
-    g = grade(ValueType(record.value_type), record.attached.value.text, other.attached.value.text)
+def _same_value(engine: Engine, record: ClaimRecord, other: ClaimRecord) -> bool:
+    g = grade(
+        ValueType(record.value_type),
+        record.attached.value.text,
+        other.attached.value.text,
+        engine.words.equivalents,
+    )
     return g.kind in ("Exact", "Normalised", "Compatible")
 
 
-def _claim_negation(ctx: CallContext) -> list[Candidate]:
+def _claim_negation(engine: Engine, ctx: CallContext) -> list[Candidate]:
     """The same claim made and denied ("John is in Sales ... John is not in Sales")."""
     out = []
     for i, record in enumerate(ctx.claims):
@@ -83,7 +88,7 @@ def _claim_negation(ctx: CallContext) -> list[Candidate]:
             if (
                 _key(other) == _key(record)
                 and other.model.negated != record.model.negated
-                and _same_value(record, other)
+                and _same_value(engine, record, other)
             ):
                 out.append(
                     Candidate(
@@ -106,7 +111,11 @@ def _two_values(engine: Engine, ctx: CallContext) -> list[Candidate]:
         if record.model.negated or (spec is not None and spec.cardinality == Cardinality.many):
             continue
         for other in ctx.claims[:i]:
-            if other.model.negated or _key(other) != _key(record) or _same_value(record, other):
+            if (
+                other.model.negated
+                or _key(other) != _key(record)
+                or _same_value(engine, record, other)
+            ):
                 continue
             between = ctx.response[other.span.end : record.span.start].lower().split()
             if "or" in between:

@@ -2,9 +2,11 @@
 details as the user gave them ("Schedule my 10 am dentist appointment" -> "I have scheduled your
 dentist appointment for 2 pm" is a contradiction even though no KB entity is named).
 
-The request is the latest user request and the user turns after it (later details replace
-earlier ones: "No, make it today"). Details are compared slot by slot: a time with a time, a date
-with a date, a KB value with a value of the same column. Whether a reply act restates a request,
+The request is the task in hand: the first user request since the assistant last confirmed one,
+and the user turns after it (later details replace earlier ones: "No, make it today"). Details
+are compared slot by slot: a time with a time, a date with a date, a KB value with a value of the
+same column, and details named by a phrase ("with my aunt", "a reminder for dinner") by their
+words (text/details.py). Whether a reply act restates a request,
 and how sure the flag is, are rules (metta/hallucination.metta).
 """
 
@@ -14,10 +16,12 @@ from typing import TYPE_CHECKING
 
 from replyguard.metta_host import Sym
 from replyguard.models import EntityType, Evidence, HallucinationType, Span, ValueType
-from replyguard.stages.acts import classify_turn_act
+from replyguard.stages.acts import classify_reply_act, classify_turn_act
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
-from replyguard.text.lexer import Lexeme
+from replyguard.text.details import request_details
+from replyguard.text.lexer import LexedText, Lexeme
+from replyguard.text.words import content_stems
 from replyguard.values import grade
 
 if TYPE_CHECKING:
@@ -42,12 +46,18 @@ def _slot(lexeme: Lexeme, index: KBIndex) -> str | None:
     return None
 
 
-def _slots(lexemes: list[Lexeme], index: KBIndex) -> dict[str, list[Lexeme]]:
+def _slots(lexed: LexedText, engine: Engine) -> dict[str, list[Lexeme]]:
+    """Each detail a text gives: KB values and dates by their column or type, and the details
+    phrases introduce ("with my aunt"), unless a KB value already fills that slot."""
     out: dict[str, list[Lexeme]] = {}
-    for lexeme in lexemes:
-        slot = _slot(lexeme, index)
+    for lexeme in lexed.lexemes:
+        slot = _slot(lexeme, engine.index)
         if slot is not None:
             out.setdefault(slot, []).append(lexeme)
+    generic = engine.words.markers.get
+    details = request_details(lexed, lambda w: "generic-detail" in generic(w))
+    for slot, lexemes in details.items():
+        out.setdefault(slot, lexemes)
     return out
 
 
@@ -59,11 +69,24 @@ def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> 
     if not engine.host.holds("restates-request", Sym(reply_act)):
         return []
     readings = ctx.dialogue.readings
+    # The task in hand began with the first request after the assistant last confirmed one.
+    done = max(
+        (
+            r.index
+            for r in readings
+            if r.turn.role == "assistant"
+            and engine.host.holds(
+                "restates-request", Sym(classify_reply_act(r.reading, engine.words))
+            )
+        ),
+        default=-1,
+    )
     start = next(
         (
             r.index
-            for r in reversed(readings)
-            if r.turn.role == "user"
+            for r in readings
+            if r.index > done
+            and r.turn.role == "user"
             and classify_turn_act(r.turn.text, r.turn.act, engine.words) == "Request"
         ),
         None,
@@ -74,11 +97,11 @@ def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> 
     for reading in readings[start:]:
         if reading.turn.role != "user":
             continue
-        for slot, lexemes in _slots(reading.reading.lexed.lexemes, engine.index).items():
+        for slot, lexemes in _slots(reading.reading.lexed, engine).items():
             request[slot] = (lexemes, reading.turn.id or "", reading.turn.text, reading.index)
     last = len(readings) - 1
     out = []
-    for slot, said in _slots(ctx.reply.lexed.lexemes, engine.index).items():
+    for slot, said in _slots(ctx.reply.lexed, engine).items():
         if slot not in request:
             continue
         asked, turn_id, turn_text, turn_index = request[slot]
@@ -107,6 +130,9 @@ def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> 
 
 
 def _agrees(engine: Engine, slot: str, said: Lexeme, asked: Lexeme) -> bool:
+    if "DETAIL" in (said.cat, asked.cat):  # "yoga" restates "a yoga activity"
+        a, b = set(content_stems(said.text.split())), set(content_stems(asked.text.split()))
+        return a <= b or b <= a
     if said.cat == "ENT" or asked.cat == "ENT":
         return said.entity_ids == asked.entity_ids
     t1, t2 = said.temporal, asked.temporal
@@ -115,6 +141,6 @@ def _agrees(engine: Engine, slot: str, said: Lexeme, asked: Lexeme) -> bool:
             return t1.time == t2.time
         if slot == "date" and t1.date is not None and t2.date is not None:
             return t1.date == t2.date
-    g = grade(_value_type(asked), said.text, asked.text)
+    g = grade(_value_type(asked), said.text, asked.text, engine.words.equivalents)
     accepted = (Sym("Fuzzy"), g.distance) if g.kind == "Fuzzy" else Sym(g.kind)
     return engine.host.value("value-accepted", accepted) is True

@@ -137,7 +137,6 @@ class Reader:
             gerund_prior=priors[2],
         )
         self._grammar = claim_grammar
-        self._reports = lambda word: "report-noun" in words.markers.get(word)
         self._cache: OrderedDict[tuple[str, str], tuple[LexedText, list[list[ClaimDraft]]]] = (
             OrderedDict()
         )
@@ -154,7 +153,10 @@ class Reader:
         lexed = self.lexer.lex(text, reference)
         parsed = (
             lexed,
-            [extract_drafts(row, self._grammar, self._reports) for row in lexed.sentence_lexemes],
+            [
+                extract_drafts(row, self._grammar, self.words.markers.get)
+                for row in lexed.sentence_lexemes
+            ],
         )
         self._cache[key] = parsed
         if len(self._cache) > _LEX_CACHE_SIZE:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import importlib.resources
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import LarkError
+from lark.exceptions import LarkError, UnexpectedInput
 from lark.lexer import Lexer
 
 from replyguard.errors import RuleError
@@ -45,6 +45,7 @@ class ValuePhrase:
     negated: bool
     copula: bool
     lead: list[Lexeme] = field(default_factory=list)  # the words before the value
+    asserted: bool = True  # False after "avoid": "avoid any heavy traffic" claims none
 
 
 @dataclass
@@ -140,13 +141,14 @@ class ClaimTransformer(Transformer):
     """One method per grammar rule; terminals are mapped back to their lexemes."""
 
     def __init__(
-        self, lexemes: list[Lexeme], reports: Callable[[str], bool] = lambda word: False
+        self, lexemes: list[Lexeme], kinds: Callable[[str], tuple] = lambda word: ()
     ) -> None:
-        """`reports` says whether a word is a report noun ("forecast", "route"): a clause opening
-        with "the forecast ..." states a fact of the entity in focus."""
+        """`kinds` gives a word's word-list kinds (metta/lexicon.metta): after "the" a
+        `report-noun` ("forecast", "route") states a fact of the entity in focus; a value after
+        a `non-assertive` word ("avoid heavy traffic") is not claimed."""
         super().__init__()
         self._lexemes = lexemes
-        self._reports = reports
+        self._kinds = kinds
 
     def _lx(self, token: Token) -> Lexeme:
         return self._lexemes[token.start_pos]
@@ -202,6 +204,12 @@ class ClaimTransformer(Transformer):
             negated=any(w.cat == "NEG" for w in words),
             copula=any(w.cat == "COP" for w in words),
             lead=words,
+            asserted=not any(
+                "non-assertive" in self._kinds(word)
+                for w in words
+                if w.cat == "W"
+                for word in w.text.lower().split()
+            ),
         )
 
     def share_phrase(self, items: list) -> Share:
@@ -217,7 +225,7 @@ class ClaimTransformer(Transformer):
             names_attribute = len(first_words) == 1 and len(lead) > 1 and lead[1].cat == "CUE"
             if first_words[0] in _NOUN_PHRASE_OPENERS and not names_attribute:
                 # "the nearest rest stop is", not "the address is" or "the forecast is"
-                reports = any(self._reports(w) for w in first_words[1:])
+                reports = any("report-noun" in self._kinds(w) for w in first_words[1:])
                 opener = "existential" if reports else "noun-phrase"
             elif first_words[0] in _EXISTENTIAL_OPENERS or names_attribute:
                 opener = "existential"
@@ -250,14 +258,14 @@ class ClaimTransformer(Transformer):
                         continue  # "it will rain in Chicago": "it" names nothing
                     subject, named, foreign = item, True, False
                 elif isinstance(item, Share):
-                    shared = previous_clause or current
+                    shared = list(previous_clause or current)  # a copy: current grows below
                     current.extend(
                         ClaimDraft(
                             item.subject, d.value, d.cues, d.negated, d.basis, d.copula, shared=True
                         )
                         for d in shared
                     )
-                else:
+                elif item.asserted:
                     cues = item.cues
                     if cues:
                         basis = "Cue"
@@ -296,9 +304,30 @@ class ClaimTransformer(Transformer):
 def extract_drafts(
     sentence_lexemes: list[Lexeme],
     parser: Lark | None = None,
-    reports: Callable[[str], bool] = lambda word: False,
+    kinds: Callable[[str], tuple] = lambda word: (),
 ) -> list[ClaimDraft]:
     if not any(lx.cat == "VAL" for lx in sentence_lexemes):
         return []
-    tree = (parser or claim_parser()).parse(sentence_lexemes)
-    return ClaimTransformer(sentence_lexemes, reports).transform(tree)
+    parser = parser or claim_parser()
+    lexemes = list(sentence_lexemes)
+    while True:
+        try:
+            tree = parser.parse(lexemes)
+        except UnexpectedInput as exc:
+            # A lexeme where the grammar expects none ("like the ...": a same-as phrase with no
+            # subject after it) is read as a plain word, so every sentence parses.
+            if not _demote(lexemes, getattr(exc, "token", None)):
+                return []
+            continue
+        return ClaimTransformer(lexemes, kinds).transform(tree)
+
+
+def _demote(lexemes: list[Lexeme], token: Token | None) -> bool:
+    """Turn the offending lexeme, or the nearest one before it that is not a plain word, into
+    a plain word; False when there is nothing left to demote."""
+    end = len(lexemes) - 1 if token is None or token.start_pos is None else token.start_pos
+    for k in range(min(end, len(lexemes) - 1), -1, -1):
+        if lexemes[k].cat != "W":
+            lexemes[k] = replace(lexemes[k], cat="W")
+            return True
+    return False

@@ -126,9 +126,11 @@ MARKER_KINDS = (
     "imperative-verb",
     "report-noun",
     "hypothetical-marker",
+    "generic-detail",
+    "non-assertive",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
-CLASSED_KINDS = ("act-marker", "state-verb")
+CLASSED_KINDS = ("act-marker", "late-act-marker", "state-verb", "detail-phrase")
 
 
 @dataclass
@@ -143,6 +145,7 @@ class WordLists:
     opposite_states: set[tuple[str, str]] = field(default_factory=set)
     equivalents: dict[str, str] = field(default_factory=dict)  # "avenue" -> "ave"
     common_attributes: set[str] = field(default_factory=set)
+    dwelling_nouns: set[str] = field(default_factory=set)  # "house": "jills house" is Jill's
 
     @classmethod
     def from_facts(cls, facts: Mapping[str, Iterable[Sequence[str]]]) -> WordLists:
@@ -162,6 +165,7 @@ class WordLists:
             fold(str(a)): fold(str(b)) for a, b in facts.get("equivalent-word", ())
         }
         lists.common_attributes = {str(a) for (a,) in facts.get("common-attribute", ())}
+        lists.dwelling_nouns = {fold(str(a)) for (a,) in facts.get("dwelling-noun", ())}
         for form, gender, number, animacy in facts.get("pronoun", ()):
             lists.pronouns[fold(form)] = PronounInfo(gender, number, animacy)
         for attribute, phrase in facts.get("cue-synonym", ()):
@@ -186,6 +190,7 @@ class KBIndex:
         its own ("Ravenswood" for "Ravenswood Shopping Center", not "Home" for "Home Depot")."""
         self.kb = kb
         self._is_rare = is_rare or (lambda w: False)
+        self._dwellings = set(words.dwelling_nouns)
         self.entities = {e.id: e for e in kb.entities}
         self.schema = kb.attribute_schema
         self.names = PhraseTable(words.equivalents)
@@ -216,8 +221,8 @@ class KBIndex:
         if entity.type == EntityType.Person and len(parts) >= 2:
             for part in (parts[0], parts[-1]):
                 self.names.add(part, NameHit(entity.id, implicit=True))
-        elif len(parts) >= 2 and self._is_rare(fold(parts[0])):
-            self.names.add(parts[0], NameHit(entity.id, implicit=True))
+        elif len(parts) >= 2:
+            self._index_place_name(entity.id, parts)
         for attribute in entity.attributes:
             spec = self.schema.get(attribute)
             if spec is not None and spec.value_type in SHAPED_TYPES:
@@ -226,6 +231,24 @@ class KBIndex:
                 key = phrase_key(str(v))
                 if 0 < len(key) <= MAX_VALUE_TOKENS:
                     self.values.add(key, attribute)
+
+    def _index_place_name(self, entity_id: str, parts: list[str]) -> None:
+        """Shorter ways to name a place: a distinctive first or last word ("Ravenswood" for
+        "Ravenswood Shopping Center", "Chicago" for "downtown chicago"), the owner of a
+        dwelling ("Jill" for "jills house"), and possessives written with an apostrophe
+        ("P.F. Chang's" for "P.F. Changs", "Jill's house" for "jills house")."""
+        first, last = fold(parts[0]), fold(parts[-1])
+        owner = first.removesuffix("'s") if first.endswith("'s") else first.removesuffix("s")
+        if len(parts) == 2 and last in self._dwellings and owner != first:
+            self.names.add(owner, NameHit(entity_id, implicit=True))
+        for word in {first, last}:
+            if word.isalpha() and self._is_rare(word) and word not in self._dwellings:
+                self.names.add(word, NameHit(entity_id, implicit=True))
+        for k in {0, len(parts) - 1}:
+            word = parts[k]
+            if len(word) >= 4 and word[-1] in "sS" and word[-2].isalpha():
+                variant = [*parts[:k], word[:-1] + "'s", *parts[k + 1 :]]
+                self.names.add(" ".join(variant), NameHit(entity_id, implicit=False))
 
     def fuzzy_name(self, text: str, cutoff: float) -> tuple[str, list[str], float] | None:
         """The KB name most like text (a likely misspelling), its owners, and the similarity."""

@@ -1,0 +1,55 @@
+"""Request details named by a phrase rather than by the KB: "with my aunt" names who comes along,
+"a reminder for dinner" what the event is. A request and the confirmation that restates it can
+then be compared on details no KB column lists.
+
+The phrases and the slot each introduces are word lists in metta/lexicon.metta
+(`detail-phrase`, `generic-detail`); this module only reads the words after a phrase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from replyguard.text.claims import PREPOSITIONS
+from replyguard.text.lexer import LexedText, Lexeme
+
+_MARKER = "detail-phrase:"
+_SKIPPED = frozenset("a an the my your our his her their its this that some".split())
+_BOUNDARIES = PREPOSITIONS | frozenset(
+    "and or but so is are was were be been will would has have had who which that "
+    "please if when then now".split()
+)
+_MAX_WORDS = 4
+
+
+def request_details(lexed: LexedText, generic: Callable[[str], bool]) -> dict[str, list[Lexeme]]:
+    """Slot -> the detail phrases a text gives for it, as DETAIL lexemes over their words.
+
+    A detail runs from the first word after its phrase (past articles and possessives) to the
+    next preposition, conjunction, verb of being, punctuation, KB value or date; one made only
+    of generic words ("a reminder") names nothing."""
+    tokens = lexed.tokens
+    taken = {k for lx in lexed.lexemes if lx.cat == "VAL" for k in range(lx.start_tok, lx.end_tok)}
+    out: dict[str, list[Lexeme]] = {}
+    for marker in lexed.markers:
+        if not marker.kind.startswith(_MARKER):
+            continue
+        i = next((k for k, t in enumerate(tokens) if t.start >= marker.end), len(tokens))
+        while i < len(tokens) and tokens[i].lower in _SKIPPED:
+            i += 1
+        j = i
+        while (
+            j < len(tokens)
+            and j - i < _MAX_WORDS
+            and tokens[j].kind in ("word", "clitic")
+            and j not in taken
+            and tokens[j].lower not in _BOUNDARIES
+        ):
+            j += 1
+        words = [t.lower for t in tokens[i:j] if t.kind == "word"]
+        if not words or all(generic(w) for w in words):
+            continue
+        text = lexed.text[tokens[i].start : tokens[j - 1].end]
+        detail = Lexeme("DETAIL", i, j, tokens[i].start, tokens[j - 1].end, text)
+        out.setdefault(marker.kind[len(_MARKER) :], []).append(detail)
+    return out
