@@ -64,3 +64,22 @@ def test_sentence_opening_gerund_is_a_verb_not_a_name(engine):
     # An -ing name with no common verb inside it is still a name.
     result = check(engine, "Irving can join the call.")
     assert [n.name for n in result.new_entities] == ["Irving"]
+
+
+def test_an_open_world_kb_makes_absence_weak_evidence(engine, seed_kb):
+    from conftest import REFERENCE
+
+    from replyguard.engine import Engine
+
+    reply = "You should contact Mike Brown from the Analytics team."
+    closed = engine.postprocess(reply, "", reference_time=REFERENCE)
+    opened = Engine(seed_kb.model_copy(update={"world": "open"})).postprocess(
+        reply, "", reference_time=REFERENCE
+    )
+
+    def confidence(result):
+        return next(f.confidence for f in result.hallucination_flags if f.content == "Mike Brown")
+
+    assert confidence(closed) >= 0.8
+    assert 0.5 <= confidence(opened) < 0.8  # still reported, no longer high-confidence
+    assert opened.hallucination_flags[0].explanation.rule.endswith(" open)")

@@ -184,7 +184,10 @@ def test_details_named_by_phrases_are_restated(engine):
     )
     assert [f.content for f in _flags(party, H.ContradictsPrior)] == ["mother"]
     event = check(engine, "Your yoga class on the 8th at 3pm with your aunt is set.", "", request)
-    assert not _flags(event, H.ContradictsPrior)  # no phrase names the event: nothing to compare
+    # the subject of "... is set" names the event
+    assert [f.content for f in _flags(event, H.ContradictsPrior)] == ["yoga class"]
+    same = check(engine, "Okay, dinner on the 8th at 3pm with your aunt is set.", "", request)
+    assert not _flags(same, H.ContradictsPrior)
     renamed = check(engine, "Reminder set for yoga class on the 8th at 3pm.", "", request)
     assert [f.content for f in _flags(renamed, H.ContradictsPrior)] == ["yoga class"]
 
@@ -199,3 +202,20 @@ def test_a_confirmed_task_ends_the_request(engine):
     assert not _flags(ok, H.ContradictsPrior)  # 7pm and Ana belonged to the finished task
     wrong = check(engine, "Booking a yoga class at 9am with Ana.", "", turns)
     assert [f.content for f in _flags(wrong, H.ContradictsPrior)] == ["Ana"]
+
+
+def test_an_opening_particle_does_not_hide_the_act_and_weekdays_restate_dates(engine):
+    request = [
+        Turn(speaker="user", text="Schedule my dentist appointment Monday August 8th at 3pm.")
+    ]
+    ok = check(
+        engine, "Okay, I am scheduling your dentist appointment for Monday at 3pm.", "", request
+    )
+    assert not _flags(ok, H.ContradictsPrior)  # "Monday" restates "Monday August 8th"
+    wrong = check(
+        engine,
+        "Okay, great, I am scheduling your dentist appointment for Tuesday at 3pm.",
+        "",
+        request,
+    )
+    assert [f.content for f in _flags(wrong, H.ContradictsPrior)] == ["Tuesday"]

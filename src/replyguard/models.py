@@ -128,6 +128,9 @@ class AttributeSchema(_Input):
 class KnowledgeBase(_Input):
     entities: list[Entity] = Field(default_factory=list)
     attribute_schema: dict[str, AttributeSchema] = Field(default_factory=dict, alias="schema")
+    # "closed": the KB lists every entity and fact of its domain, so what it lacks does not
+    # exist; "open": it is drawn from a partial source, so what it lacks is only unknown.
+    world: Literal["closed", "open"] = "closed"
 
     @model_validator(mode="after")
     def _unique_ids(self) -> KnowledgeBase:

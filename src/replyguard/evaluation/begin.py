@@ -28,7 +28,7 @@ def row_case(row: dict[str, str], case_id: str) -> EvalCase:
         Turn(id="T1", speaker="user", text=row["message"].strip()),
     ]
     case = Case(
-        kb=KnowledgeBase(),
+        kb=KnowledgeBase(world="open"),  # the knowledge passage is not a KB of its domain
         dialogue=DialogueState(turns=turns),
         query=turns[-1].text,
         response=row["response"].strip(),

@@ -194,7 +194,9 @@ def knowledge_kb(text: str, origin: str = "<halueval>") -> tuple[KnowledgeBase, 
         for _, p, _ in triples
         if p != "gender"
     }
-    return kb_from_triples(named + facts, origin=origin, schema=schema), len(sentences)
+    kb = kb_from_triples(named + facts, origin=origin, schema=schema)
+    # a walk through a knowledge graph: a film or person it does not name may well exist
+    return kb.model_copy(update={"world": "open"}), len(sentences)
 
 
 def history_turns(history: str) -> list[Turn]:

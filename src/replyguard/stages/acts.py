@@ -21,7 +21,14 @@ _CLARIFYING_WH = {"what", "which", "when", "where", "who", "whom", "how"}
 
 
 def _markers_at_start(text: str, words: WordLists, prefix: str) -> list[str]:
-    tokens = [t.lower for t in tokenize(text)[:6]]
+    """Markers among the first three words, after any opening particles ("Okay, I am ...")."""
+    tokens = [t.lower for t in tokenize(text)[:12]]
+    skip = 0
+    while skip < len(tokens) and (
+        not tokens[skip][:1].isalnum() or "discourse-opener" in words.markers.get(tokens[skip])
+    ):
+        skip += 1
+    tokens = tokens[skip : skip + 6]
     kinds: list[str] = []
     for i in range(min(3, len(tokens))):
         hit = words.markers.longest(tokens, i)

@@ -46,7 +46,7 @@ _NUMBER_TYPES = {ValueType.number, ValueType.money, ValueType.percent, ValueType
 
 def check_coherence(engine: Engine, ctx: CallContext) -> CoherenceResult:
     reply_act = classify_reply_act(ctx.reply, engine.words)
-    qud = _qud(engine, ctx)
+    qud = _qud(engine, ctx, reply_act)
     topic = _topic(engine, ctx, reply_act)
     entity = _entity(engine, ctx)
     discourse = _discourse(engine, ctx, reply_act)
@@ -102,7 +102,7 @@ def _issue(
 # ---------------------------------------------------------------------------- 1. QUD
 
 
-def _qud(engine: Engine, ctx: CallContext) -> QUDRelevanceResult:
+def _qud(engine: Engine, ctx: CallContext, reply_act: str) -> QUDRelevanceResult:
     form = classify_question(ctx.query)
     focus_entity, focus_attribute = _query_focus(ctx)
     focus_type = (
@@ -116,15 +116,19 @@ def _qud(engine: Engine, ctx: CallContext) -> QUDRelevanceResult:
             "expected-answer", Sym(form.question_type.value), wh, form.head or "", focus_type
         )
     )
-    evidence = _coverage_evidence(
-        engine, ctx, form.question_type, expected, focus_entity, focus_attribute
+    relevance = round(_relevance(engine, ctx), 4)
+    evidence = (
+        (Sym("ClarificationEvidence"), relevance)
+        if reply_act == "ClarifyingQuestion"
+        else _coverage_evidence(
+            engine, ctx, form.question_type, expected, focus_entity, focus_attribute
+        )
     )
     coverage = float(
         engine.host.value(  # type: ignore[arg-type]
             "answer-coverage", Sym(form.question_type.value), evidence
         )
     )
-    relevance = round(_relevance(engine, ctx), 4)
     verdict = engine.host.value("qud-verdict", coverage, relevance)
     _, score, addresses, issue = verdict  # type: ignore[misc]
     description = (
@@ -224,7 +228,12 @@ def _coverage_evidence(
         if focus_attribute
         else False
     )
-    return (Sym("AnswerEvidence"), focus_value, _has_answer_type(engine, ctx, expected))
+    return (
+        Sym("AnswerEvidence"),
+        focus_value,
+        _has_answer_type(engine, ctx, expected),
+        Sym(expected),
+    )
 
 
 def _has_answer_type(engine: Engine, ctx: CallContext, expected: str) -> bool:
@@ -273,7 +282,9 @@ def _reply_stems(engine: Engine, ctx: CallContext) -> list[str]:
 
 def _relevance(engine: Engine, ctx: CallContext) -> float:
     """Lexical relevance: the question's focus words (the subject after the verb) weigh 0.6, the
-    overlap of the remaining content words (cosine over word sets) 0.4."""
+    overlap of the remaining content words (cosine over word sets) 0.4. A turn with no such
+    focus (a request) is measured by the share of its content words the reply takes up, doubled
+    and capped at 1 (half of them is full relevance)."""
     query_words = [t.text for t in ctx.query_reading.lexed.tokens]
     reply_stems = set(_reply_stems(engine, ctx))
     reply_stems |= {m.entity_id for m in ctx.reply.mentions}
@@ -285,7 +296,10 @@ def _relevance(engine: Engine, ctx: CallContext) -> float:
         if s not in focus and s != (stem(form.head) if form.head else None)
     ]
     others += [m.entity_id for m in ctx.query_reading.mentions]
-    focus_hit = 1.0 if not focus or (set(focus) & reply_stems) else 0.0
+    if not focus:  # a request ("Schedule a call with HR"): how much of it the reply takes up
+        wanted = set(others)
+        return min(1.0, 2 * len(wanted & reply_stems) / len(wanted)) if wanted else 1.0
+    focus_hit = 1.0 if set(focus) & reply_stems else 0.0
     if others:
         shared = len(set(others) & reply_stems)
         cosine = shared / ((len(set(others)) * max(1, len(reply_stems))) ** 0.5)

@@ -1,7 +1,7 @@
 """Stage 3, hallucination detection: find candidates of the eight types, let the rules judge.
 
 Each candidate is described by symbolic evidence (what the reply says, what the KB and the
-dialogue say); `(flag-verdict TYPE EVIDENCE MARKER)` in metta/hallucination.metta gives its
+dialogue say); `(flag-verdict TYPE EVIDENCE MARKER WORLD)` in metta/hallucination.metta gives its
 confidence or drops it. Overlapping flags are merged, keeping the one the rules rank highest.
 """
 
@@ -46,10 +46,11 @@ def detect_hallucinations(
         *logic_candidates(engine, ctx),
     ]
     flags = []
+    world = Sym(engine.kb.world)
     for cand in candidates:
         marker = _marker(ctx, cand.span)
         verdict = engine.host.value(
-            "flag-verdict", Sym(cand.type.value), cand.evidence, Sym(marker)
+            "flag-verdict", Sym(cand.type.value), cand.evidence, Sym(marker), world
         )
         if not (isinstance(verdict, tuple) and verdict[0] == "Flag"):
             continue
@@ -69,6 +70,7 @@ def detect_hallucinations(
                     Sym(cand.type.value),
                     cand.evidence,
                     Sym(marker),
+                    world,
                     atoms=cand.atoms,
                 ),
             )

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from replyguard.text.lexicon import KBIndex
 
 _SLOT_TYPES = {ValueType.datetime: "time", ValueType.year: "date"}
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 
 
 def _slot(lexeme: Lexeme, index: KBIndex) -> str | None:
@@ -54,8 +55,7 @@ def _slots(lexed: LexedText, engine: Engine) -> dict[str, list[Lexeme]]:
         slot = _slot(lexeme, engine.index)
         if slot is not None:
             out.setdefault(slot, []).append(lexeme)
-    generic = engine.words.markers.get
-    details = request_details(lexed, lambda w: "generic-detail" in generic(w))
+    details = request_details(lexed, engine.words.markers.get)
     for slot, lexemes in details.items():
         out.setdefault(slot, lexemes)
     return out
@@ -129,6 +129,10 @@ def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> 
     return out
 
 
+def _weekdays(text: str) -> set[str]:
+    return {w for w in text.lower().replace(",", " ").split() if w in _WEEKDAYS}
+
+
 def _agrees(engine: Engine, slot: str, said: Lexeme, asked: Lexeme) -> bool:
     if "DETAIL" in (said.cat, asked.cat):  # "yoga" restates "a yoga activity"
         a, b = set(content_stems(said.text.split())), set(content_stems(asked.text.split()))
@@ -139,6 +143,9 @@ def _agrees(engine: Engine, slot: str, said: Lexeme, asked: Lexeme) -> bool:
     if t1 is not None and t2 is not None:  # "tomorrow" and "Tuesday" may be the same day
         if slot == "time" and t1.time is not None and t2.time is not None:
             return t1.time == t2.time
+        days = (_weekdays(said.text), _weekdays(asked.text))
+        if slot == "date" and all(days):  # "Monday" restates "Monday August 8th"
+            return bool(days[0] & days[1])
         if slot == "date" and t1.date is not None and t2.date is not None:
             return t1.date == t2.date
     g = grade(_value_type(asked), said.text, asked.text, engine.words.equivalents)

@@ -1,9 +1,11 @@
 """Request details named by a phrase rather than by the KB: "with my aunt" names who comes along,
-"a reminder for dinner" what the event is. A request and the confirmation that restates it can
-then be compared on details no KB column lists.
+"a reminder for dinner" what the event is, and in "Dinner with Ana is set" the sentence's subject
+is the event. A request and the confirmation that restates it can then be compared on details no
+KB column lists.
 
 The phrases and the slot each introduces are word lists in metta/lexicon.metta
-(`detail-phrase`, `generic-detail`); this module only reads the words after a phrase.
+(`detail-phrase`, `event-confirming`, `generic-detail`, `discourse-opener`); this module only
+reads the words after a phrase.
 """
 
 from __future__ import annotations
@@ -22,19 +24,18 @@ _BOUNDARIES = PREPOSITIONS | frozenset(
 _MAX_WORDS = 4
 
 
-def request_details(lexed: LexedText, generic: Callable[[str], bool]) -> dict[str, list[Lexeme]]:
+def request_details(
+    lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]
+) -> dict[str, list[Lexeme]]:
     """Slot -> the detail phrases a text gives for it, as DETAIL lexemes over their words.
 
     A detail runs from the first word after its phrase (past articles and possessives) to the
     next preposition, conjunction, verb of being, punctuation, KB value or date; one made only
-    of generic words ("a reminder") names nothing."""
+    of generic words ("a reminder") names nothing. `kinds` gives a word's word-list kinds."""
     tokens = lexed.tokens
     taken = {k for lx in lexed.lexemes if lx.cat == "VAL" for k in range(lx.start_tok, lx.end_tok)}
-    out: dict[str, list[Lexeme]] = {}
-    for marker in lexed.markers:
-        if not marker.kind.startswith(_MARKER):
-            continue
-        i = next((k for k, t in enumerate(tokens) if t.start >= marker.end), len(tokens))
+
+    def detail(i: int) -> Lexeme | None:
         while i < len(tokens) and tokens[i].lower in _SKIPPED:
             i += 1
         j = i
@@ -47,9 +48,27 @@ def request_details(lexed: LexedText, generic: Callable[[str], bool]) -> dict[st
         ):
             j += 1
         words = [t.lower for t in tokens[i:j] if t.kind == "word"]
-        if not words or all(generic(w) for w in words):
-            continue
+        if not words or all("generic-detail" in kinds(w) for w in words):
+            return None
         text = lexed.text[tokens[i].start : tokens[j - 1].end]
-        detail = Lexeme("DETAIL", i, j, tokens[i].start, tokens[j - 1].end, text)
-        out.setdefault(marker.kind[len(_MARKER) :], []).append(detail)
+        return Lexeme("DETAIL", i, j, tokens[i].start, tokens[j - 1].end, text)
+
+    out: dict[str, list[Lexeme]] = {}
+    for marker in lexed.markers:
+        if marker.kind.startswith(_MARKER):
+            i = next((k for k, t in enumerate(tokens) if t.start >= marker.end), len(tokens))
+            slot = marker.kind[len(_MARKER) :]
+        elif marker.kind == "event-confirming":
+            sentence = next(s for s in lexed.sentences if s.start <= marker.start < s.end + 1)
+            i = sentence.start_token
+            while i < len(tokens) and (
+                not tokens[i].text[:1].isalnum() or "discourse-opener" in kinds(tokens[i].lower)
+            ):
+                i += 1
+            slot = "event"
+        else:
+            continue
+        found = detail(i)
+        if found is not None:
+            out.setdefault(slot, []).append(found)
     return out

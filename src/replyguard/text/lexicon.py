@@ -128,6 +128,8 @@ MARKER_KINDS = (
     "hypothetical-marker",
     "generic-detail",
     "non-assertive",
+    "discourse-opener",
+    "event-confirming",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = ("act-marker", "late-act-marker", "state-verb", "detail-phrase")
