@@ -219,3 +219,33 @@ def test_an_opening_particle_does_not_hide_the_act_and_weekdays_restate_dates(en
         request,
     )
     assert [f.content for f in _flags(wrong, H.ContradictsPrior)] == ["Tuesday"]
+
+
+def test_a_request_inside_a_longer_phrase_and_a_question_that_keeps_the_task_open(engine):
+    turns = [
+        # "remind me about" is a detail phrase; "remind me" within it still makes a request
+        Turn(speaker="user", text="Remind me about my meeting with the vice president on Monday"),
+        # restates the request but asks for more: the task stays open
+        Turn(
+            speaker="assistant", text="Scheduling your meeting with the vice president, what time?"
+        ),
+        Turn(speaker="user", text="It's at 6 pm to discuss the company picnic."),
+    ]
+    ok = (
+        "Okay, setting a reminder about your meeting with the vice president on Monday at 6 pm"
+        " to discuss the company picnic."
+    )
+    assert not _flags(check(engine, ok, "", turns), H.ContradictsPrior)
+    wrong = check(engine, ok.replace("discuss the company picnic", "go over the budget"), "", turns)
+    assert [f.content for f in _flags(wrong, H.ContradictsPrior)] == ["budget"]
+
+
+def test_details_after_a_date_and_names_that_say_who_not_what(engine):
+    request = [Turn(speaker="user", text="Please set a reminder for the 8th at 5 pm for yoga.")]
+    wrong = check(
+        engine, "Okay, reminder set for your swimming class on the 8th at 5pm.", "", request
+    )
+    assert [f.content for f in _flags(wrong, H.ContradictsPrior)] == ["swimming class"]
+    medicine = [Turn(speaker="user", text="Set a reminder to take medicine with Jon at 5pm.")]
+    ok = check(engine, "Reminder set for Jon to take medicine at 5pm.", "", medicine)
+    assert not _flags(ok, H.ContradictsPrior)  # "for Jon" is who it is for, not the event

@@ -239,6 +239,7 @@ def test_relative_days(text, date):
         ("March 3rd, 2025", "March 3rd, 2025"),
         ("March 3 2025", "March 3 2025"),
         ("Mar 3, 2025", "Mar 3, 2025"),
+        ("March the 3rd, 2025", "March the 3rd, 2025"),
         ("3 March 2025", "3 March 2025"),
         ("3rd of March, 2025", "3rd of March, 2025"),
         ("the 3rd of March 2025", "3rd of March 2025"),

@@ -31,19 +31,25 @@ def _markers_at_start(text: str, words: WordLists, prefix: str) -> list[str]:
     tokens = tokens[skip : skip + 6]
     kinds: list[str] = []
     for i in range(min(3, len(tokens))):
-        hit = words.markers.longest(tokens, i)
-        if hit is not None:
-            kinds.extend(k for k in hit[1] if isinstance(k, str) and k.startswith(prefix))
+        kinds.extend(_kinds_at(tokens, i, words, prefix))
     return kinds
+
+
+def _kinds_at(tokens: list[str], i: int, words: WordLists, prefix: str) -> list[str]:
+    """The word-list kinds with `prefix` of the longest phrase at word i that has any: "remind
+    me about" is a detail phrase, and "remind me" within it still marks a request."""
+    for _, payloads in words.markers.starting_at(tokens, i):
+        kinds = [k for k in payloads if isinstance(k, str) and k.startswith(prefix)]
+        if kinds:
+            return kinds
+    return []
 
 
 def _markers_in(text: str, words: WordLists, prefix: str) -> list[str]:
     tokens = [t.lower for t in tokenize(text)]
     kinds: list[str] = []
     for i in range(len(tokens)):
-        hit = words.markers.longest(tokens, i)
-        if hit is not None:
-            kinds.extend(k for k in hit[1] if isinstance(k, str) and k.startswith(prefix))
+        kinds.extend(_kinds_at(tokens, i, words, prefix))
     return kinds
 
 

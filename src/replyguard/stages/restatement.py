@@ -55,10 +55,22 @@ def _slots(lexed: LexedText, engine: Engine) -> dict[str, list[Lexeme]]:
         slot = _slot(lexeme, engine.index)
         if slot is not None:
             out.setdefault(slot, []).append(lexeme)
-    details = request_details(lexed, engine.words.markers.get)
+    details = request_details(lexed, engine.words.markers.get, lambda lx: _is_person(lx, engine))
     for slot, lexemes in details.items():
         out.setdefault(slot, lexemes)
     return out
+
+
+def _is_person(lexeme: Lexeme, engine: Engine) -> bool:
+    """An unknown name, or a KB entity that is a person."""
+    if lexeme.cat == "NAME":
+        return True
+    found = [engine.index.entities.get(i) for i in lexeme.entity_ids]
+    return (
+        lexeme.cat == "ENT"
+        and bool(found)
+        and all(e is not None and e.type == EntityType.Person for e in found)
+    )
 
 
 def _value_type(lexeme: Lexeme) -> ValueType:
@@ -76,7 +88,9 @@ def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> 
             for r in readings
             if r.turn.role == "assistant"
             and engine.host.holds(
-                "restates-request", Sym(classify_reply_act(r.reading, engine.words))
+                "finishes-task",
+                Sym(classify_reply_act(r.reading, engine.words)),
+                _opening_asks(r.reading.lexed),
             )
         ),
         default=-1,
@@ -127,6 +141,11 @@ def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> 
             )
         )
     return out
+
+
+def _opening_asks(lexed: LexedText) -> bool:
+    sentences = lexed.sentences
+    return bool(sentences) and lexed.text[: sentences[0].end].rstrip().endswith("?")
 
 
 def _weekdays(text: str) -> set[str]:

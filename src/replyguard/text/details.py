@@ -22,22 +22,36 @@ _BOUNDARIES = PREPOSITIONS | frozenset(
     "please if when then now".split()
 )
 _MAX_WORDS = 4
+_BETWEEN_VALUES = frozenset("a an the at on in of , and".split())
+# A person's name alone does not say what happens: in "Reminder set for Jon to take medicine"
+# the phrase after "set for" is who the reminder is for, not the event.
+_NOT_A_NAME = frozenset({"event", "agenda"})
 
 
 def request_details(
-    lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]
+    lexed: LexedText,
+    kinds: Callable[[str], tuple[object, ...]],
+    is_person: Callable[[Lexeme], bool],
 ) -> dict[str, list[Lexeme]]:
     """Slot -> the detail phrases a text gives for it, as DETAIL lexemes over their words.
 
     A detail runs from the first word after its phrase (past articles and possessives) to the
     next preposition, conjunction, verb of being, punctuation, KB value or date; one made only
-    of generic words ("a reminder") names nothing. `kinds` gives a word's word-list kinds."""
+    of generic words ("a reminder") names nothing. `kinds` gives a word's word-list kinds and
+    `is_person` whether a name lexeme names a person."""
     tokens = lexed.tokens
     taken = {k for lx in lexed.lexemes if lx.cat == "VAL" for k in range(lx.start_tok, lx.end_tok)}
+    names = {(lx.start_tok, lx.end_tok) for lx in lexed.lexemes if is_person(lx)}
 
-    def detail(i: int) -> Lexeme | None:
+    def detail(i: int, slot: str) -> Lexeme | None:
         while i < len(tokens) and tokens[i].lower in _SKIPPED:
             i += 1
+        # "a reminder for the 8th at 5 pm for yoga": the detail follows the date and time
+        k = i
+        while k < len(tokens) and (k in taken or tokens[k].lower in _BETWEEN_VALUES):
+            k += 1
+        if k > i and k < len(tokens) and tokens[k].lower == "for":
+            return detail(k + 1, slot)
         j = i
         while (
             j < len(tokens)
@@ -49,6 +63,8 @@ def request_details(
             j += 1
         words = [t.lower for t in tokens[i:j] if t.kind == "word"]
         if not words or all("generic-detail" in kinds(w) for w in words):
+            return None
+        if slot in _NOT_A_NAME and (i, j) in names:
             return None
         text = lexed.text[tokens[i].start : tokens[j - 1].end]
         return Lexeme("DETAIL", i, j, tokens[i].start, tokens[j - 1].end, text)
@@ -68,7 +84,7 @@ def request_details(
             slot = "event"
         else:
             continue
-        found = detail(i)
+        found = detail(i, slot)
         if found is not None:
             out.setdefault(slot, []).append(found)
     return out

@@ -8,7 +8,7 @@ reply goes through, so "John Smith's" and the KB name "John Smith" line up token
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
@@ -74,16 +74,19 @@ class PhraseTable:
             frozen = self._frozen[key] = tuple(self._entries.get(key, ()))
         return frozen
 
-    def longest(self, words: Sequence[str], i: int) -> tuple[int, tuple[object, ...]] | None:
+    def starting_at(self, words: Sequence[str], i: int) -> Iterator[tuple[int, tuple[object, ...]]]:
+        """Every phrase that starts at word i, longest first, as (length, payloads)."""
         first = self._canonical.get(words[i], words[i])
         longest = self._max_len.get(first)
         if longest is None:
-            return None
+            return
         for n in range(min(longest, len(words) - i), 0, -1):
             key = self._canon(words[i : i + n])
             if key in self._entries:
-                return n, self._payloads(key)
-        return None
+                yield n, self._payloads(key)
+
+    def longest(self, words: Sequence[str], i: int) -> tuple[int, tuple[object, ...]] | None:
+        return next(self.starting_at(words, i), None)
 
     def get(self, phrase: str) -> tuple[object, ...]:
         return self._payloads(self._canon(phrase_key(phrase)))
