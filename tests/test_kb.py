@@ -90,6 +90,29 @@ def test_cues_read_off_attribute_names():
     assert name_cues("traffic_info")[0] == "traffic info"
 
 
+def test_columns_differing_in_one_part_share_a_cue():
+    from replyguard.kb import family_cues
+
+    cues = family_cues(
+        [
+            "monday",
+            "monday_low",
+            "monday_high",
+            "tuesday_low",
+            "tuesday_high",
+            "wednesday_low",
+            "wednesday_high",
+            "home_address",
+            "work_address",
+            "distance",
+        ]
+    )
+    # the largest family names the property: seven lows, not Monday's low and high
+    assert cues["monday_low"] == ["low"] and cues["tuesday_high"] == ["high"]
+    assert cues["home_address"] == ["address"] and cues["work_address"] == ["address"]
+    assert "monday" not in cues and "distance" not in cues
+
+
 def test_replace_kb_keeps_rules_and_checks_against_the_new_kb(seed_kb):
     from conftest import REFERENCE
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -213,16 +213,18 @@ def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
     names = {fold(e.name) for e in kb.entities} | {fold(e.id) for e in kb.entities}
     schema = dict(kb.attribute_schema)
     attributes: Counter[str] = Counter(a for e in kb.entities for a in e.attributes)
+    shared = family_cues(list(attributes))
     for attribute in attributes:
         given = schema.get(attribute)
+        inferred = [*name_cues(attribute), *shared.get(attribute, ())]
         if given is None:
             schema[attribute] = AttributeSchema(
                 value_type=_infer_type(kb, attribute, names),
                 cardinality=_infer_cardinality(kb, attribute),
-                cues=name_cues(attribute),
+                cues=list(dict.fromkeys(inferred)),
             )
         else:
-            cues = list(dict.fromkeys([*given.cues, *name_cues(attribute)]))
+            cues = list(dict.fromkeys([*given.cues, *inferred]))
             schema[attribute] = given.model_copy(update={"cues": cues})
     return kb.model_copy(update={"attribute_schema": schema})
 
@@ -254,8 +256,7 @@ def _infer_cardinality(kb: KnowledgeBase, attribute: str) -> Cardinality:
 
 def name_cues(attribute: str) -> list[str]:
     """Cue phrases read off an attribute's name: "join_date" -> "join date", "join", "joined"."""
-    words = [w for w in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", attribute) if w]
-    words = [w.lower() for w in words]
+    words = _name_words(attribute)
     cues = [" ".join(words)] if words else []
     content = [w for w in words if w not in _TYPE_SUFFIXES] or words
     if content and content != words:
@@ -264,6 +265,37 @@ def name_cues(attribute: str) -> list[str]:
         verb = content[0]
         cues.extend(_verb_forms(verb))
     return list(dict.fromkeys(cues))
+
+
+def family_cues(attributes: list[str]) -> dict[str, list[str]]:
+    """Columns that differ in one part of their names share a cue in the rest: "monday_low",
+    "tuesday_low", ... are each a "low", "home_address" and "work_address" each an "address";
+    the differing part then tells them apart in a sentence ("the low on Tuesday")."""
+    parts = {a: _name_words(a) for a in attributes}
+    families: dict[tuple[int, tuple[str, ...]], set[str]] = defaultdict(set)
+    for attribute, words in parts.items():
+        if len(words) < 2:
+            continue
+        for k in range(len(words)):
+            families[(k, tuple(words[:k] + words[k + 1 :]))].add(attribute)
+    # An attribute in several families ("monday_low" with the other lows and with "monday_high")
+    # takes its cue from the largest: seven days of lows, not a day's low and high.
+    largest: dict[str, int] = defaultdict(int)
+    for members in families.values():
+        for attribute in members:
+            largest[attribute] = max(largest[attribute], len(members))
+    out: dict[str, list[str]] = defaultdict(list)
+    for (_, rest), members in families.items():
+        if len(members) < 2:
+            continue
+        for attribute in members:
+            if len(members) == largest[attribute]:
+                out[attribute].append(" ".join(rest))
+    return out
+
+
+def _name_words(attribute: str) -> list[str]:
+    return [w.lower() for w in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", attribute) if w]
 
 
 def _verb_forms(verb: str) -> list[str]:

@@ -76,6 +76,7 @@ class ReadText:
 
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY_WORDS = frozenset(_WEEKDAYS) | frozenset(stem(d) for d in _WEEKDAYS)
 
 
 def _sentence_days(lexed: LexedText, row: list[Lexeme], periods: list[Marker]) -> set[str]:
@@ -88,6 +89,49 @@ def _sentence_days(lexed: LexedText, row: list[Lexeme], periods: list[Marker]) -
         for m in lexed.temporal
         if start <= m.start < end and m.date is not None
     }
+
+
+def _value_days(lexed: LexedText, row: list[Lexeme]) -> dict[int, set[str]]:
+    """In a sentence naming several days ("low of 60F on Monday, low of 80F on Tuesday"), the
+    days each value is said of, keyed by the value's start: the days named next after it when
+    days follow their values, the days named last before it when they lead. A run of days with
+    no value between them goes together ("hot on Monday and Thursday")."""
+    start, end = row[0].start, row[-1].end
+    days = [
+        (m.start, m.date.strftime("%A").lower())
+        for m in lexed.temporal
+        if start <= m.start < end and m.date is not None
+    ]
+    values = [lx.start for lx in row if lx.cat == "VAL" and lx.temporal is None]
+    if len({d for _, d in days}) < 2 or not values:
+        return {}
+    marks = sorted([(p, "day", d) for p, d in days] + [(p, "value", "") for p in values])
+    if _opens_clause(lexed, start, min(p for p, _ in days)):
+        marks.reverse()  # days lead ("On Monday ..., on Tuesday ..."): read backwards
+    out: dict[int, set[str]] = {}
+    for k, (position, kind, _) in enumerate(marks):
+        if kind != "value":
+            continue
+        run: set[str] = set()
+        for _, later_kind, day in marks[k + 1 :]:
+            if later_kind == "day":
+                run.add(day)
+            elif run:
+                break
+        if run:
+            out[position] = run
+    return out
+
+
+_DAY_PREFIXES = frozenset("on for by this next".split())
+
+
+def _opens_clause(lexed: LexedText, sentence_start: int, position: int) -> bool:
+    """Whether the words at `position` open the sentence or a clause, past a preposition."""
+    before = [t for t in lexed.tokens if sentence_start <= t.start < position]
+    while before and before[-1].lower in _DAY_PREFIXES:
+        before.pop()
+    return not before or not before[-1].text[:1].isalnum() or before[-1].lower in ("and", "then")
 
 
 def _sentence_words(lexed: LexedText, row: list[Lexeme], days: set[str]) -> frozenset[str]:
@@ -205,8 +249,26 @@ class Reader:
             days = days or last_days or {reference.strftime("%A").lower()}
             last_days = days
             words = _sentence_words(lexed, row, days) if row else frozenset()
+            own_days = _value_days(lexed, row) if row else {}
+            # names a value may be about; "same year as John" shares a value, it is not its owner
+            sharers = {d.subject.lexeme.start for d in row_drafts if d.shared and d.subject}
+            named = [
+                (m.lexeme.start, m.lexeme.end, m.entity_id)
+                for m in out.mentions
+                if row
+                and row[0].start <= m.lexeme.start < row[-1].end
+                and m.lexeme.start not in sharers
+            ]
             for draft in row_drafts:
-                claim = self._attach(draft, chosen, ambiguous, resolver, words)
+                own = own_days.get(draft.value.start)
+                claim = self._attach(
+                    draft,
+                    chosen,
+                    ambiguous,
+                    resolver,
+                    words if own is None else words - _DAY_WORDS | own,
+                    named,
+                )
                 if claim is not None:
                     out.claims.append(claim)
         return out
@@ -253,24 +315,46 @@ class Reader:
         return max(focused, key=lambda r: (r.salience, r.order)).key
 
     def _attach_implicit(
-        self, draft: ClaimDraft, resolver: ReferenceResolver, words: frozenset[str]
+        self,
+        draft: ClaimDraft,
+        resolver: ReferenceResolver,
+        words: frozenset[str],
+        named: list[tuple[int, int, str]],
     ) -> AttachedClaim | None:
-        """A KB value with no subject named ("there is moderate traffic") is about the entity in
-        focus that holds that attribute. Only values the KB itself lists qualify: a bare time or
-        number could belong to anything."""
-        owners = draft.value.attributes
+        """A KB value with no subject named ("there is moderate traffic") is about an entity that
+        holds that attribute: the one the sentence names nearest the value ("5 miles away from
+        Pizza Hut and 6 miles away from Round Table"), else the one most in focus. Only values
+        the KB itself lists, or values a cue ties to an attribute ("it is 5 miles away"),
+        qualify: a bare time or number could belong to anything. A value the speaker or hearer
+        is the subject of needs a name after it to be about an entity."""
+        value = draft.value
+        if draft.subject is not None:
+            # "I joined in 2020" is about me; "we're 5 miles away from Pizza Hut" about Pizza Hut
+            named = [m for m in named if m[0] >= value.end]
+        cued = draft.subject is None or named
+        owners = value.attributes or (draft.cues if draft.basis == "Cue" and cued else ())
         if not owners or draft.negated or draft.foreign:
             return None
-        for referent in sorted(resolver.in_focus(), key=lambda r: (-r.salience, -r.order)):
-            entity = self.index.entities.get(referent.entity_id or "")
-            if entity is not None and any(a in entity.attributes for a in owners):
-                picked = choose_attribute(draft, entity.id, self.index, words)
-                if picked is None:
-                    return None
-                return AttachedClaim(
-                    draft, entity.name, entity.id, "Implicit", picked[0], picked[1], draft.value
-                )
-        return None
+
+        def holds(entity_id: str | None) -> bool:
+            entity = self.index.entities.get(entity_id or "")
+            return entity is not None and any(a in entity.attributes for a in owners)
+
+        near = [m for m in named if holds(m[2])]
+        if near:
+            ids = [min(near, key=lambda m: max(m[0] - value.end, value.start - m[1], 0))[2]]
+        else:
+            ranked = sorted(resolver.in_focus(), key=lambda r: (-r.salience, -r.order))
+            ids = [r.entity_id for r in ranked if holds(r.entity_id)][:1]
+        if not ids:
+            return None
+        entity = self.index.entities[ids[0]]
+        picked = choose_attribute(draft, entity.id, self.index, words)
+        if picked is None:
+            return None
+        return AttachedClaim(
+            draft, entity.name, entity.id, "Implicit", picked[0], picked[1], draft.value
+        )
 
     def _id_set(self, ids: tuple[str, ...]) -> frozenset[str]:
         """The ids sharing a name as a set, kept per tuple (a first name may have thousands)."""
@@ -286,13 +370,14 @@ class Reader:
         ambiguous: set[int],
         resolver: ReferenceResolver,
         words: frozenset[str],
+        named: list[tuple[int, int, str]],
     ) -> AttachedClaim | None:
         subject = draft.subject
         if subject is None:
-            return self._attach_implicit(draft, resolver, words)
+            return self._attach_implicit(draft, resolver, words, named)
         if subject.kind in ("self", "addressee"):
             # "we're going to 145 Amherst St": a KB value is the destination's, not ours
-            return self._attach_implicit(draft, resolver, words)
+            return self._attach_implicit(draft, resolver, words, named)
         referent = chosen.get(id(subject.lexeme))
         if subject.kind == "pronoun":
             if referent is None:

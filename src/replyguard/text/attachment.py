@@ -25,7 +25,7 @@ _COMPATIBLE: dict[ValueType, set[ValueType]] = {
     ValueType.datetime: {ValueType.date, ValueType.datetime, ValueType.time},
     ValueType.year: {ValueType.year, ValueType.date, ValueType.datetime},
     ValueType.number: {ValueType.number, ValueType.money, ValueType.percent, ValueType.duration},
-    ValueType.duration: {ValueType.duration, ValueType.number},
+    ValueType.duration: {ValueType.duration},  # "two days" is no temperature
     ValueType.money: {ValueType.money, ValueType.number},
     ValueType.percent: {ValueType.percent, ValueType.number},
     ValueType.email: {ValueType.email},

@@ -1,0 +1,101 @@
+"""Claims about a table of rows: weekday columns, values said of days in a list, and values
+with no subject of their own."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import check
+
+from replyguard.engine import Engine
+from replyguard.kb import kb_from_rows
+from replyguard.models import Turn
+
+WEATHER = [
+    {
+        "location": "Oakland",
+        "monday": "rain",
+        "monday_low": "60F",
+        "monday_high": "70F",
+        "tuesday": "snow",
+        "tuesday_low": "30F",
+        "tuesday_high": "50F",
+        "wednesday": "dew",
+        "wednesday_low": "40F",
+        "wednesday_high": "60F",
+    },
+    {
+        "location": "Durham",
+        "monday": "windy",
+        "monday_low": "50F",
+        "monday_high": "70F",
+        "tuesday": "hail",
+        "tuesday_low": "20F",
+        "tuesday_high": "40F",
+        "wednesday": "rain",
+        "wednesday_low": "30F",
+        "wednesday_high": "60F",
+    },
+]
+PLACES = [
+    {"poi": "Pizza Hut", "distance": "5 miles", "traffic_info": "no traffic"},
+    {"poi": "Round Table", "distance": "6 miles", "traffic_info": "heavy traffic"},
+]
+
+
+@pytest.fixture(scope="module")
+def weather():
+    return Engine(kb_from_rows(WEATHER, name_column="location", entity_type="Location"))
+
+
+@pytest.fixture(scope="module")
+def places():
+    return Engine(kb_from_rows(PLACES, name_column="poi", entity_type="Location"))
+
+
+def _claims(engine, text, turns=None):
+    result = check(engine, text, "", turns)
+    return {
+        (c.subject, c.predicate, c.object): v.status.kind
+        for c, v in zip(
+            result.factual_validation.claims,
+            result.factual_validation.claim_validations,
+            strict=True,
+        )
+    }
+
+
+def test_each_value_in_a_list_is_said_of_its_own_day(weather):
+    claims = _claims(
+        weather, "In Oakland there will be a low of 60F on Monday, a low of 20F on Tuesday."
+    )
+    assert claims == {
+        ("Oakland", "monday_low", "60F"): "Verified",
+        ("Oakland", "tuesday_low", "20F"): "Contradicted",
+    }
+    leading = _claims(weather, "On Monday Durham will be windy, on Tuesday it will rain.")
+    assert leading[("Durham", "monday", "windy")] == "Verified"
+    assert leading[("Durham", "tuesday", "rain")] == "Contradicted"
+
+
+def test_a_value_said_of_several_days_is_not_checked_against_one(weather):
+    assert _claims(weather, "Oakland will have rain on Monday and Wednesday.") == {}
+
+
+def test_an_impersonal_sentence_is_about_the_place_in_focus(weather):
+    claims = _claims(weather, "Durham is windy today. It will have a low of 50F and a high of 90F.")
+    assert claims[("Durham", "monday_low", "50F")] == "Verified"
+    assert claims[("Durham", "monday_high", "90F")] == "Contradicted"
+
+
+def test_values_without_a_subject_belong_to_the_place_named_nearest(places):
+    claims = _claims(places, "We're 5 miles away from Pizza Hut and 6 miles away from Round Table.")
+    assert claims == {
+        ("Pizza Hut", "distance", "5 miles"): "Verified",
+        ("Round Table", "distance", "6 miles"): "Verified",
+    }
+    said = [Turn(speaker="user", text="How far is Round Table?")]
+    assert _claims(places, "It is 4 miles away.", said) == {
+        ("Round Table", "distance", "4 miles"): "Contradicted"
+    }
+    # the speaker is the subject and no place follows the value: nothing to check
+    assert _claims(places, "We are 4 miles away.", said) == {}
