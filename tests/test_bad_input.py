@@ -94,6 +94,8 @@ def test_bad_tables_and_triples(tmp_path):
         ({**GOOD_CASE, "reference_time": "yesterday"}, "reference_time"),
         ({**GOOD_CASE, "kb": "nowhere.json"}, "nowhere.json: KB file not found"),
         ({**GOOD_CASE, "extra": 1}, "extra: unknown field"),
+        ({**GOOD_CASE, "passages": "one text"}, "passages: Input should be a valid list"),
+        ({**GOOD_CASE, "passages": ["ok", 3]}, "passages.1: Input should be a valid string"),
     ],
 )
 def test_bad_case_files(tmp_path, case, message):

@@ -561,13 +561,15 @@ BEGIN_TSV = (
 )
 
 
-def test_begin_rows_become_cases_with_the_knowledge_as_a_system_turn(tmp_path):
+def test_begin_rows_become_cases_with_the_knowledge_as_the_passage(tmp_path):
     (tmp_path / "begin_dev_wow.tsv").write_text(BEGIN_TSV)
     first, second = begin.iter_begin_cases(tmp_path)
     assert first.case_id == "begin/2"
-    assert [t.speaker for t in first.case.dialogue.turns] == ["system", "user"]
-    assert '"cheerleaders"' in first.case.dialogue.turns[0].text
+    assert [t.speaker for t in first.case.dialogue.turns] == ["user"]
+    [passage] = first.case.passages
+    assert '"cheerleaders"' in passage
     assert first.case.query == "i love cheerleading!" and first.case.kb.entities == []
+    assert first.case.kb.world == "open"
     assert first.truth.attributable and not second.truth.attributable
     assert [c.case_id for c in begin.iter_begin_cases(tmp_path, limit=1)] == ["begin/2"]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -153,8 +154,11 @@ class Engine:
         session_id: str | None = None,
         turn_id: str | None = None,
         annotation_style: str | None = None,
+        passages: Sequence[str] = (),
     ) -> PostprocessedResponse:
-        self.validate_call(response, query, annotation_style)
+        """Check one reply. `passages` are texts the reply is meant to rest on (retrieved
+        documents, a knowledge snippet): a sentence that says more than they do is flagged."""
+        self.validate_call(response, query, annotation_style, passages)
         if dialogue is None:
             dialogue = DialogueState()
         elif isinstance(dialogue, list):
@@ -176,16 +180,27 @@ class Engine:
             session_id,
             turn_id,
             style,
+            passages,
         )
 
     def session(self, session_id: str | None = None) -> Session:
         """A dialogue fed turn by turn, its state kept up to date (see replyguard.session)."""
         return Session(self, session_id)
 
-    def validate_call(self, response: object, query: object, annotation_style: str | None) -> None:
+    def validate_call(
+        self,
+        response: object,
+        query: object,
+        annotation_style: str | None,
+        passages: object = (),
+    ) -> None:
         """The checks every call makes on its arguments, as one-line InputErrors."""
         _check_text("response", response, required=True)
         _check_text("query", query, required=False)
+        if isinstance(passages, str) or not isinstance(passages, Sequence):
+            raise InputError(f"passages: expected a list of texts, got {type(passages).__name__}")
+        for k, passage in enumerate(passages):
+            _check_text(f"passages[{k}]", passage, required=False)
         if annotation_style is not None and annotation_style not in STYLES:
             raise InputError(f"annotation_style: expected one of {', '.join(STYLES)}")
 
@@ -197,6 +212,7 @@ class Engine:
             reference_time=case.reference_time,
             session_id=case.session_id,
             turn_id=case.turn_id,
+            passages=case.passages,
         )
 
 

@@ -222,6 +222,7 @@ class Case(_Input):
     dialogue: DialogueState = Field(default_factory=DialogueState)
     query: str
     response: str
+    passages: list[str] = Field(default_factory=list)
     reference_time: datetime | None = None
     session_id: str | None = None
     turn_id: str | None = None
@@ -247,9 +248,9 @@ class Span(_Output):
 
 
 class Evidence(_Output):
-    """What a verdict rests on: a KB fact or an earlier turn."""
+    """What a verdict rests on: a KB fact, an earlier turn or a passage given with the call."""
 
-    kind: Literal["kb", "turn"]
+    kind: Literal["kb", "turn", "passage"]
     entity_id: str | None = None
     attribute: str | None = None
     value: str | None = None

@@ -9,7 +9,7 @@ spaces hold the same story as the result.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, TypeVar
 
@@ -23,6 +23,7 @@ from replyguard.stages.facts import build_claims, validate_facts
 from replyguard.stages.hallucination import detect_hallucinations
 from replyguard.stages.new_entities import new_entities
 from replyguard.stages.scoring import recommend, score_confidence
+from replyguard.text.passages import read_passages
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -39,6 +40,7 @@ def run_pipeline(
     session_id: str | None,
     turn_id: str | None,
     style: str,
+    passages: Sequence[str] = (),
 ) -> PostprocessedResponse:
     """One call. `dialogue` gives the dialogue state the reply is read in: derived from all
     turns for a one-off call, or a session's incrementally kept state."""
@@ -50,7 +52,7 @@ def run_pipeline(
         timings[name] = round((time.perf_counter() - started) * 1000, 3)
         return out
 
-    ctx = timed("analysis", lambda: _read(engine, response, query, dialogue, reference))
+    ctx = timed("analysis", lambda: _read(engine, response, query, dialogue, reference, passages))
     factual = timed("facts", lambda: validate_facts(engine, ctx))
     coherence = timed("coherence", lambda: check_coherence(engine, ctx))
     flags = timed(
@@ -98,6 +100,7 @@ def _read(
     query: str,
     dialogue: Callable[[], DialogueContext],
     reference: datetime,
+    passages: Sequence[str],
 ) -> CallContext:
     context = dialogue()
     focus = engine.decay.salience_focus
@@ -107,7 +110,9 @@ def _read(
         if query.strip() and context.readings
         else engine.reader.read(query, reference, context.resolver(focus))
     )
-    ctx = CallContext(response, query, reference, context, reply, query_reading)
+    ctx = CallContext(
+        response, query, reference, context, reply, query_reading, read_passages(passages)
+    )
     ctx.claims = build_claims(engine, ctx)
     return ctx
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from replyguard.models import Explanation, PostprocessedResponse, Span
+from replyguard.models import Evidence, Explanation, PostprocessedResponse, Span
 
 _COLOURS = {
     "red": "31",
@@ -133,8 +133,10 @@ def render_report(
             f"  - {f.hallucination_type.value} {f.confidence:.2f} "
             f"@{f.span.start}-{f.span.end} {f.content!r}: {f.reason}"
         )
-        if explain and f.explanation:
-            lines.extend(explanation_lines(f.explanation, s, "      "))
+        if explain:
+            lines.extend(f"      evidence: {_evidence(e)}" for e in f.evidence)
+            if f.explanation:
+                lines.extend(explanation_lines(f.explanation, s, "      "))
     if result.new_entities:
         lines += ["", s("New entities", "bold")]
         for n in result.new_entities:
@@ -162,3 +164,11 @@ def render_report(
     timing = ", ".join(f"{k} {v:.1f}" for k, v in result.timings_ms.items())
     lines += ["", s(f"timings (ms): {timing}", "dim")]
     return "\n".join(lines)
+
+
+def _evidence(e: Evidence) -> str:
+    """One line for what a verdict rests on."""
+    if e.kind == "kb":
+        return f"KB {e.entity_id} {e.attribute} = {e.value!r}"
+    where = f"turn {e.turn_id}" if e.kind == "turn" else (e.source or "passage")
+    return f"{where}: {e.text!r}"

@@ -8,6 +8,7 @@ costs the same at turn 200 as at turn 2, and gives the same result as a one-off
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -60,8 +61,10 @@ class Session:
         reference_time: datetime | None = None,
         turn_id: str | None = None,
         annotation_style: str | None = None,
+        passages: Sequence[str] = (),
     ) -> PostprocessedResponse:
-        """Check a reply to the latest user message (or to `query`)."""
+        """Check a reply to the latest user message (or to `query`), against `passages` when
+        given (see Engine.postprocess)."""
         if self._rules_version != self.engine.rules_version:
             raise InputError(
                 "rules or KB were replaced since this session started; start a new one"
@@ -69,7 +72,7 @@ class Session:
         if query is None:
             users = [t for t in self.turns if t.role == "user"]
             query = users[-1].text if users else ""
-        self.engine.validate_call(response, query, annotation_style)
+        self.engine.validate_call(response, query, annotation_style, passages)
         return run_pipeline(
             self.engine,
             response,
@@ -79,6 +82,7 @@ class Session:
             self.session_id,
             turn_id,
             annotation_style or self.engine.annotation_style,
+            passages,
         )
 
     def _context(self, query: str) -> DialogueContext:

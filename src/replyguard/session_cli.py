@@ -2,6 +2,7 @@
 
     {"speaker": "user", "text": "John works in Engineering."}       adds a turn
     {"check": "John is in Marketing.", "query": "..."}              checks a reply -> one line out
+    {"check": "...", "passages": ["a retrieved document", ...]}     ... against passages
 
 A chat backend (or a script) can keep one process per conversation and stream its messages; the
 session keeps the dialogue state incrementally (replyguard.session).
@@ -45,7 +46,7 @@ def handle(session, event: object) -> str | None:  # noqa: ANN001 - a Session
     if not isinstance(event, dict):
         raise InputError("expected a JSON object")
     if "check" in event:
-        unknown = set(event) - {"check", "query", "turn_id", "reference_time"}
+        unknown = set(event) - {"check", "query", "turn_id", "reference_time", "passages"}
         if unknown:
             raise InputError(f"{sorted(unknown)[0]}: unknown field")
         result = session.check(
@@ -53,6 +54,7 @@ def handle(session, event: object) -> str | None:  # noqa: ANN001 - a Session
             event.get("query"),
             reference_time=_time(event.get("reference_time"), "reference_time"),
             turn_id=event.get("turn_id"),
+            passages=event.get("passages", ()),
         )
         return result.model_dump_json()
     unknown = set(event) - {"speaker", "text", "id", "timestamp", "act"}

@@ -2,9 +2,9 @@
 on, and a human label saying whether the knowledge fully supports it.
 
 The knowledge is one free Wikipedia sentence, not graph-shaped like HaluEval's, so no KB can be
-read off it without a parser the engine does not have. It goes into the dialogue instead, as a
-system turn before the message: that is where a chat backend would have put a retrieved passage,
-and the engine's history checks and name resolution look there. The KB is empty.
+read off it without a parser the engine does not have. It is given as the call's passage instead,
+as a chat backend would pass a retrieved document, and each response sentence is measured against
+it (UnsupportedClaim, `Ungrounded`). The KB is empty and open: it is not a KB of the domain.
 """
 
 from __future__ import annotations
@@ -23,15 +23,13 @@ LABELS = ("Fully attributable", "Not fully attributable", "Generic")
 
 
 def row_case(row: dict[str, str], case_id: str) -> EvalCase:
-    turns = [
-        Turn(id="K", speaker="system", text=row["knowledge"].strip()),
-        Turn(id="T1", speaker="user", text=row["message"].strip()),
-    ]
+    turns = [Turn(id="T1", speaker="user", text=row["message"].strip())]
     case = Case(
-        kb=KnowledgeBase(world="open"),  # the knowledge passage is not a KB of its domain
+        kb=KnowledgeBase(world="open"),
         dialogue=DialogueState(turns=turns),
         query=turns[-1].text,
         response=row["response"].strip(),
+        passages=[row["knowledge"].strip()],
         session_id=case_id,
         turn_id="T2",
     )

@@ -9,6 +9,7 @@ from replyguard.dialogue import DialogueContext
 from replyguard.models import Claim, ClaimValidation, Evidence, Span
 from replyguard.text.analysis import ReadText
 from replyguard.text.attachment import AttachedClaim
+from replyguard.text.passages import Passages
 
 
 @dataclass
@@ -44,6 +45,7 @@ class CallContext:
     dialogue: DialogueContext
     reply: ReadText
     query_reading: ReadText
+    passages: Passages = field(default_factory=Passages)
     claims: list[ClaimRecord] = field(default_factory=list)
 
     def sentence_of(self, position: int) -> tuple[int, int]:

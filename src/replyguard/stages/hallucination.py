@@ -22,6 +22,7 @@ from replyguard.metta_host import Sym
 from replyguard.models import Evidence, HallucinationFlag, HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext, ClaimRecord
+from replyguard.stages.grounding import ungrounded_candidates
 from replyguard.stages.logic_checks import logic_candidates
 from replyguard.stages.restatement import restatement_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
@@ -42,6 +43,7 @@ def detect_hallucinations(
         *_claim_candidates(engine, ctx),
         *_entity_candidates(engine, ctx),
         *_unsupported_candidates(ctx),
+        *ungrounded_candidates(ctx),
         *temporal_candidates(engine, ctx),
         *logic_candidates(engine, ctx),
     ]
@@ -278,13 +280,19 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     similar_cutoff = float(engine.setting("similar-name-cutoff"))
     generic = ctx.reply.lexed.markers_of("generic-phrase")
     for name in ctx.reply.names:
-        if ctx.dialogue.mentions(name.text) or _denied(ctx, name):
+        if ctx.dialogue.mentions(name.text) or ctx.passages.mentions(name.text):
+            continue
+        if _denied(ctx, name):
             continue
         definite = _preceded_by_the(ctx, name)
         similar = engine.index.fuzzy_name(name.text, similar_cutoff)
         is_generic = any(g.start <= name.start and name.end <= g.end for g in generic)
         proper = len(name.text.split()) > 1 or not _sentence_initial(ctx, name)
         reason = f"'{name.text}' is neither in the knowledge base nor the dialogue"
+        if ctx.passages:
+            reason = (
+                f"'{name.text}' is in neither the knowledge base, the dialogue nor the passages"
+            )
         if similar is not None:
             reason += f" (similar to {engine.index.entities[similar[1][0]].name})"
         out.append(
