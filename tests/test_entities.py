@@ -83,3 +83,12 @@ def test_an_open_world_kb_makes_absence_weak_evidence(engine, seed_kb):
     assert confidence(closed) >= 0.8
     assert 0.5 <= confidence(opened) < 0.8  # still reported, no longer high-confidence
     assert opened.hallucination_flags[0].explanation.rule.endswith(" open)")
+
+
+def test_initials_belong_to_the_name_and_interjections_are_no_names(engine):
+    named = check(engine, "Oh, that book was written by J.K. Rowling. Im sure of it.", "")
+    assert [
+        content for kind, content in _types(named) if kind == HallucinationType.NonexistentEntity
+    ] == ["J.K. Rowling"]
+    adverb = check(engine, "Interestingly, the budget review is on Monday.", "")
+    assert not [k for k, _ in _types(adverb) if k == HallucinationType.NonexistentEntity]

@@ -19,6 +19,8 @@ def _sentences(text):
         ("Take Main St. It is fast.", ["Take Main St.", "It is fast."]),
         ("It is approx. two miles away!", ["It is approx. two miles away!"]),
         ("Really?! Yes.", ["Really?!", "Yes."]),
+        ("It is by J. K. Rowling. Read it.", ["It is by J. K. Rowling.", "Read it."]),
+        ("Take plan A. Then rest.", ["Take plan A.", "Then rest."]),  # a lone letter ends one
     ],
 )
 def test_sentence_boundaries(text, expected):

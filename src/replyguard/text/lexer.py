@@ -15,7 +15,7 @@ from datetime import datetime
 from replyguard.models import ValueType
 from replyguard.text.lexicon import KBIndex, NameHit, WordLists
 from replyguard.text.temporal import TemporalMention, find_temporal
-from replyguard.text.tokens import Sentence, Token, split_sentences, tokenize
+from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
 from replyguard.text.words import content_stems
 from replyguard.values import fold, value_key
 
@@ -71,6 +71,13 @@ _UNITS = {
 }
 _POSSESSIVE_PRONOUNS = {"his", "her", "its", "their"}
 _NAME_CONNECTORS = {"of", "de", "van", "von", "del", "la", "&"}
+
+
+def _closes_initial(tokens: list[Token], j: int) -> bool:
+    """The dot after an initial inside a name: "J.K. Rowling", "J. R. R. Tolkien"."""
+    return tokens[j].text == "." and j > 0 and is_initial(tokens, j - 1)
+
+
 _OF = {"of"}
 # Capitalised words that start sentences or fill formulae without naming anything.
 _FUNCTION_WORDS = frozenset(
@@ -304,6 +311,10 @@ class Lexer:
         lexeme.value_key = temporal.value if temporal is not None else value_key(vtype, lexeme.text)
         return lexeme
 
+    def _not_a_name(self, word: str) -> bool:
+        kinds = self.words.markers.get(word)
+        return "discourse-opener" in kinds or "not-a-name" in kinds
+
     def _gerund(self, word: str) -> bool:
         """A word in -ing whose verb is a common word ("navigating", "plotting", "displaying");
         "Irving" and "Fleming" have no such verb and stay names."""
@@ -322,7 +333,7 @@ class Lexer:
         while j < end and (
             tokens[j].is_capitalised
             or (
-                folded[j] in _NAME_CONNECTORS
+                (folded[j] in _NAME_CONNECTORS or _closes_initial(tokens, j))
                 and j + 1 < end
                 and tokens[j + 1].is_capitalised
                 and j > i
@@ -336,6 +347,7 @@ class Lexer:
         if j - i == 1 and (
             folded[i] in _FUNCTION_WORDS
             or self._emphasis(folded[i])  # "Coffee places", "Chinese restaurants": emphasis
+            or self._not_a_name(folded[i])  # "Oh, ...", "Interestingly, ...", "Im sure"
             or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
             or (at_start and self._gerund(folded[i]))  # "Navigating to Stanford": a verb
         ):

@@ -107,6 +107,7 @@ PRIMARY_KINDS = ("negation", "copula", "same-as", "self-reference", "addressee",
 # Word-list facts whose phrases are markers the detectors read; `(KIND PHRASE)`.
 MARKER_KINDS = (
     "hedge",
+    "not-a-name",
     "certainty-marker",
     "sourcing-phrase",
     "affirmative-marker",

@@ -113,7 +113,7 @@ def split_sentences(text: str, tokens: list[Token]) -> list[Sentence]:
     for i, tok in enumerate(tokens):
         if tok.text not in _SENTENCE_END and "\n\n" not in text[tok.end : _next_start(tokens, i)]:
             continue
-        if tok.text == "." and i > 0 and _abbreviation_dot(tokens[i - 1], tokens[i + 1 :]):
+        if tok.text == "." and i > 0 and _abbreviation_dot(tokens, i):
             continue
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if nxt is not None and nxt.text in _SENTENCE_END:
@@ -125,14 +125,31 @@ def split_sentences(text: str, tokens: list[Token]) -> list[Sentence]:
     return sentences
 
 
-def _abbreviation_dot(before: Token, rest: list[Token]) -> bool:
+def is_initial(tokens: list[Token], k: int) -> bool:
+    """Whether token k is an initial a dot may close inside a name: an initialism ("J.K",
+    "P.F"), or a capital letter next to another ("J. K. Rowling", "George R. R. Martin"); a
+    lone one ("plan A. Then") ends a sentence."""
+    if _INITIALISM_RE.fullmatch(tokens[k].lower):
+        return True
+
+    def letter(n: int) -> bool:
+        return 0 <= n < len(tokens) and len(tokens[n].text) == 1 and tokens[n].text.isupper()
+
+    def dot(n: int) -> bool:
+        return 0 <= n < len(tokens) and tokens[n].text == "."
+
+    return letter(k) and ((dot(k - 1) and letter(k - 2)) or (dot(k + 1) and letter(k + 2)))
+
+
+def _abbreviation_dot(tokens: list[Token], i: int) -> bool:
     """A dot that closes an abbreviation rather than a sentence: after a title ("Dr. Lee"), an
     initialism before a name ("P.F. Changs", "J.R. Smith"), or any listed abbreviation followed
     by a lower-case word ("approx. two miles")."""
+    before, rest = tokens[i - 1], tokens[i + 1 :]
     word = before.lower
     if before.kind != "word" or not rest:
         return False
-    if word in _TITLES or _INITIALISM_RE.fullmatch(word):
+    if word in _TITLES or is_initial(tokens, i - 1):
         return rest[0].kind == "word"
     return word in _ABBREVIATIONS and not rest[0].text[:1].isupper()
 
