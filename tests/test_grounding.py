@@ -97,6 +97,8 @@ def test_sessions_take_passages_and_bad_passages_are_one_line_errors(open_engine
         open_engine.postprocess(INVENTED, "", passages=PASSAGE)
     with pytest.raises(InputError, match=r"passages\[1\]: expected text, got int"):
         open_engine.postprocess(INVENTED, "", passages=[PASSAGE, 3])
+    with pytest.raises(InputError, match="passages: 1,100,000 characters in all is more than"):
+        open_engine.postprocess(INVENTED, "", passages=["x" * 100_000] * 11)
 
 
 def test_a_case_file_carries_passages(tmp_path):

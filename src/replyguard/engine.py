@@ -32,6 +32,7 @@ from replyguard.text.claims import claim_parser
 from replyguard.text.lexicon import CLASSED_KINDS, MARKER_KINDS, PRIMARY_KINDS, KBIndex, WordLists
 
 MAX_RESPONSE_CHARS = 100_000
+MAX_PASSAGE_CHARS = 1_000_000  # all passages of one call together
 _WORD_LIST_HEADS = (
     "equivalent-word",
     *PRIMARY_KINDS,
@@ -201,6 +202,12 @@ class Engine:
             raise InputError(f"passages: expected a list of texts, got {type(passages).__name__}")
         for k, passage in enumerate(passages):
             _check_text(f"passages[{k}]", passage, required=False)
+        total = sum(len(p) for p in passages)
+        if total > MAX_PASSAGE_CHARS:
+            raise InputError(
+                f"passages: {total:,} characters in all is more than the limit of "
+                f"{MAX_PASSAGE_CHARS:,}"
+            )
         if annotation_style is not None and annotation_style not in STYLES:
             raise InputError(f"annotation_style: expected one of {', '.join(STYLES)}")
 
