@@ -149,3 +149,36 @@ def test_same_as_without_an_earlier_clause_terminates(engine):
     assert ("Emily Chen", "join_date", "2018", False) in claims
     assert len(claims) == len(set(claims)) <= 4
     assert _claims(engine, "Acme wrote Boston just like the same year as Emily.") is not None
+
+
+def test_a_name_that_is_also_a_value_is_a_subject_where_one_stands():
+    from replyguard.engine import Engine
+    from replyguard.models import KnowledgeBase
+
+    kb = KnowledgeBase.model_validate(
+        {
+            "entities": [
+                {
+                    "id": "A",
+                    "name": "W. W. Denslow",
+                    "attributes": {"illustrated": "The Wizard of Oz"},
+                },
+                {"id": "B", "name": "The Wizard of Oz", "attributes": {"release_year": "1900"}},
+            ],
+            "schema": {"release_year": {"value_type": "year", "cues": ["released"]}},
+        }
+    )
+    engine = Engine(kb)
+    # a book that is also the value of its illustrator's attribute, then a year before 1900
+    old = check(engine, "Actually, The Wizard of Oz was released in 1865.", "")
+    [(claim, validation)] = zip(
+        old.factual_validation.claims, old.factual_validation.claim_validations, strict=True
+    )
+    assert (claim.subject, claim.predicate, claim.object) == (
+        "The Wizard of Oz",
+        "release_year",
+        "1865",
+    )
+    assert validation.status.kind == "Contradicted"
+    as_value = _claims(engine, "W. W. Denslow illustrated The Wizard of Oz.")
+    assert as_value == [("W. W. Denslow", "illustrated", "The Wizard of Oz", False)]

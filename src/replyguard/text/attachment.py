@@ -9,6 +9,7 @@ evidence than a type guess).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from replyguard.models import ValueType
@@ -18,6 +19,7 @@ from replyguard.text.lexicon import KBIndex
 from replyguard.text.words import stem
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
+_YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
 _DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _COMPATIBLE: dict[ValueType, set[ValueType]] = {
     ValueType.time: {ValueType.time, ValueType.datetime},
@@ -82,7 +84,14 @@ def choose_attribute(
     def fits(attribute: str) -> bool:
         if attribute not in index.schema:
             return True  # an attribute no entity has ("founded"): any value may claim it
-        return compatible(vtype, index.attribute_type(attribute))
+        atype = index.attribute_type(attribute)
+        if (
+            atype == ValueType.year
+            and vtype == ValueType.number
+            and _YEAR_LIKE.fullmatch(value.text)
+        ):
+            return True  # "released in 1865": the temporal grammar only reads 1900-2199 as years
+        return compatible(vtype, atype)
 
     def best(candidates: list[str]) -> str | None:
         """The candidate the sentence names most; None when it names two equally ("hot on

@@ -204,6 +204,7 @@ class Lexer:
             known is not None
             and known[0] > 1
             and (mention is None or _token_end(tokens, mention.end, i, end) - i < known[0])
+            and not self._names_subject(folded[:end], i, known[0], previous)
         ):
             # a KB value longer than any shape found here: "200 Alester Ave", "5 miles"
             return self._known_value(tokens, i, i + known[0], known[1])
@@ -310,6 +311,13 @@ class Lexer:
         lexeme = _lexeme(tokens, i, j, "VAL", value_type=vtype, temporal=temporal)
         lexeme.value_key = temporal.value if temporal is not None else value_key(vtype, lexeme.text)
         return lexeme
+
+    def _names_subject(self, words: list[str], i: int, n: int, previous: list[Lexeme]) -> bool:
+        """Whether the n words at i, a KB value, are as well the name of an entity and stand
+        where a subject does ("The Wonderful Wizard of Oz was released in 1900", a book that is
+        also the value of its author's "wrote")."""
+        name = self.index.names.longest(words, i)
+        return name is not None and name[0] >= n and not _expects_value(previous)
 
     def _not_a_name(self, word: str) -> bool:
         kinds = self.words.markers.get(word)
