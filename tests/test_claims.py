@@ -182,3 +182,28 @@ def test_a_name_that_is_also_a_value_is_a_subject_where_one_stands():
     assert validation.status.kind == "Contradicted"
     as_value = _claims(engine, "W. W. Denslow illustrated The Wizard of Oz.")
     assert as_value == [("W. W. Denslow", "illustrated", "The Wizard of Oz", False)]
+
+
+def test_an_unknown_name_after_a_relation_is_its_value_and_a_new_name():
+    from replyguard.engine import Engine
+    from replyguard.models import HallucinationType, KnowledgeBase
+
+    kb = KnowledgeBase.model_validate(
+        {
+            "entities": [
+                {"id": "B", "name": "A Wind in the Door", "attributes": {"written_by": "M"}},
+                {"id": "M", "name": "Madeleine L'Engle", "attributes": {"wrote": "B"}},
+            ],
+            "schema": {"written_by": {"value_type": "entity", "cues": ["written by"]}},
+        }
+    )
+    result = check(Engine(kb), "No, A Wind in the Door was written by Stephen King.", "")
+    [claim] = result.factual_validation.claims
+    assert (claim.subject, claim.predicate, claim.object) == (
+        "A Wind in the Door",
+        "written_by",
+        "Stephen King",
+    )
+    assert result.factual_validation.claim_validations[0].status.kind == "Contradicted"
+    kinds = {(f.hallucination_type, f.content) for f in result.hallucination_flags}
+    assert (HallucinationType.NonexistentEntity, "Stephen King") in kinds

@@ -291,7 +291,7 @@ class Reader:
             out.mentions.append(
                 EntityMention(lexeme, entity_id, "Fuzzy" if lexeme.fuzzy else "Direct")
             )
-        elif lexeme.cat == "NAME":
+        elif lexeme.cat == "NAME" or lexeme.new_name:
             referent = self.name_referent(lexeme, previous)
             resolver.observe(referent)
             chosen[id(lexeme)] = referent

@@ -107,6 +107,7 @@ class Lexeme:
     implicit_name: bool = False
     fuzzy: float = 0.0  # similarity of a misspelt name to its KB entity, 0 if exact
     similar_to: str | None = None
+    new_name: bool = False  # a VAL that is also a name the KB does not know ("written by X")
     attributes: tuple[str, ...] = ()  # cue: attributes named; value: attributes holding it
     value_type: ValueType | None = None
     value_key: str | None = None
@@ -263,6 +264,16 @@ class Lexer:
                     j += 1
                 return self._value(tokens, i, j, ValueType.text)
             name = self._proper_name(tokens, folded, i, end, at_start=not previous)
+            if (
+                name is not None
+                and name.cat == "NAME"
+                and cue is not None
+                and any(self.index.attribute_type(a) == ValueType.entity for a in cue.attributes)
+            ):
+                # "written by J.K. Rowling": an unknown name that is the value of a relation
+                name.cat, name.new_name = "VAL", True
+                name.value_type = ValueType.entity
+                name.value_key = value_key(ValueType.entity, name.text)
             if name is not None:
                 return name
         return _lexeme(tokens, i, i + 1, "W")
