@@ -99,3 +99,14 @@ def test_values_without_a_subject_belong_to_the_place_named_nearest(places):
     }
     # the speaker is the subject and no place follows the value: nothing to check
     assert _claims(places, "We are 4 miles away.", said) == {}
+
+
+def test_contracted_is_and_demonstrative_subjects(places):
+    said = [Turn(speaker="user", text="How far is Round Table?")]
+    # "it's" is "it is", not a possessive; "that's" is a thing already named, like "it"
+    assert _claims(places, "It's 4 miles away.", said) == {
+        ("Round Table", "distance", "4 miles"): "Contradicted"
+    }
+    assert _claims(places, "That's 6 miles away from here.", said) == {
+        ("Round Table", "distance", "6 miles"): "Verified"
+    }

@@ -249,8 +249,13 @@ class Lexer:
         if word in self.words.pronouns:
             cat = "PRON_POSS" if word in _POSSESSIVE_PRONOUNS else "PRON"
             return _lexeme(tokens, i, i + 1, cat, pronoun=word)
+        if word in _DEMONSTRATIVES and i + 1 < end and folded[i + 1] in _SINGULAR_IS:
+            # "That's a great movie", "This is the one": a thing already named, like "it"
+            return _lexeme(tokens, i, i + 1, "PRON", pronoun="it")
         if tok.kind == "clitic" and word in ("'s", "’s"):
-            return _lexeme(tokens, i, i + 1, "POSS")
+            # "it's", "that's", "there's": a contracted "is"; "John's": a possessive
+            before = folded[i - 1] if i > 0 else ""
+            return _lexeme(tokens, i, i + 1, "COP" if before in _IS_CONTRACTORS else "POSS")
         if word in _OF:
             return _lexeme(tokens, i, i + 1, "OF")
         if tok.is_capitalised:
@@ -428,6 +433,10 @@ _MARKER_CATEGORIES = (
 
 
 _TEXT_TYPES = {ValueType.text, ValueType.enum}
+_DEMONSTRATIVES = frozenset({"that", "this"})
+_SINGULAR_IS = frozenset({"'s", "’s", "is", "was"})
+# Words whose "'s" is "is" (or "has"), never a possessive
+_IS_CONTRACTORS = frozenset("it he she that this there here what who where when how which".split())
 # Words that may stand between a cue and the value it introduces: "works in [the] X", "X as Y".
 # Not "of", "for" or "to": "the address for X" names X's address, X is not an address.
 _LINKING_WORDS = {"in", "the", "a", "an", "at", "as"}
