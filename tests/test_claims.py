@@ -207,3 +207,32 @@ def test_an_unknown_name_after_a_relation_is_its_value_and_a_new_name():
     assert result.factual_validation.claim_validations[0].status.kind == "Contradicted"
     kinds = {(f.hallucination_type, f.content) for f in result.hallucination_flags}
     assert (HallucinationType.NonexistentEntity, "Stephen King") in kinds
+
+
+def test_an_added_value_of_a_many_valued_attribute_is_not_contradicted():
+    from replyguard.engine import Engine
+    from replyguard.models import KnowledgeBase
+
+    kb = KnowledgeBase.model_validate(
+        {
+            "entities": [
+                {
+                    "id": "N",
+                    "name": "Christopher Nolan",
+                    "attributes": {"directed": ["The Dark Knight", "Memento"]},
+                },
+            ],
+            "schema": {
+                "directed": {"value_type": "entity", "cardinality": "many", "cues": ["directed"]}
+            },
+        }
+    )
+    engine = Engine(kb)
+
+    def status(text):
+        result = check(engine, text, "")
+        return [v.status.kind for v in result.factual_validation.claim_validations]
+
+    assert status("Christopher Nolan directed Insomnia.") == ["Contradicted"]  # instead of his
+    assert status("Christopher Nolan also directed Insomnia.") == ["Unverifiable"]  # one more
+    assert status("Christopher Nolan also directed The Dark Knight.") == ["Verified"]

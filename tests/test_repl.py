@@ -161,7 +161,7 @@ def test_piped_session_checks_explains_and_reloads_an_edited_rule(files: dict[st
     assert lines[explain + 1 : explain + 6] == [
         "  rule:   (claim-status (KbGrade Exact 1.0) NoHistory False)",
         "  result: (Verified 1.0)",
-        "  clause metta/facts.metta:11",
+        "  clause metta/facts.metta:12",
         "    (= (claim-status (KbGrade $grade $conf) $history $negated)",
         "       (kb-status (value-accepted $grade) $negated $conf))",
     ]

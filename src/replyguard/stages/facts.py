@@ -19,6 +19,7 @@ from replyguard.atoms import (
 )
 from replyguard.metta_host import Sym
 from replyguard.models import (
+    Cardinality,
     Claim,
     ClaimValidation,
     Contradicted,
@@ -178,7 +179,8 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
             record.kb_confidence = kb_confidence(
                 engine.host.kb, attached.subject_id, attached.predicate
             )
-            kb_atom = (Sym("KbGrade"), _grade_atom(g), record.kb_confidence)
+            head = "AddedKbGrade" if _one_more(engine, ctx, record) else "KbGrade"
+            kb_atom = (Sym(head), _grade_atom(g), record.kb_confidence)
             source = kb_source(engine.host.kb, attached.subject_id, attached.predicate)
             record.evidence_atoms.extend(
                 str(a)
@@ -219,6 +221,16 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
     )
     record.validation = validation
     return validation
+
+
+def _one_more(engine: Engine, ctx: CallContext, record: ClaimRecord) -> bool:
+    """The claim adds a value to an attribute that holds several ("he also directed Insomnia"):
+    an additive word in its sentence, and a many-valued attribute."""
+    spec = engine.index.schema.get(record.attached.predicate)
+    if spec is None or spec.cardinality != Cardinality.many:
+        return False
+    start, end = ctx.sentence_of(record.attached.value.start)
+    return any(start <= m.start < end for m in ctx.reply.lexed.markers_of("additive-marker"))
 
 
 def _status(verdict: object, record: ClaimRecord):  # noqa: ANN202 - a ValidationStatus

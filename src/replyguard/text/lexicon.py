@@ -110,6 +110,7 @@ MARKER_KINDS = (
     "not-a-name",
     "certainty-marker",
     "sourcing-phrase",
+    "additive-marker",
     "affirmative-marker",
     "negative-marker",
     "reason-marker",
