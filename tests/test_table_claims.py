@@ -110,3 +110,19 @@ def test_contracted_is_and_demonstrative_subjects(places):
     assert _claims(places, "That's 6 miles away from here.", said) == {
         ("Round Table", "distance", "6 miles"): "Verified"
     }
+
+
+def test_an_impersonal_it_is_with_a_time_is_about_the_event_in_focus():
+    engine = Engine(
+        kb_from_rows(
+            [{"event": "dentist appointment", "time": "10am", "date": "monday"}],
+            name_column="event",
+            entity_type="Event",
+        )
+    )
+    said = [Turn(speaker="user", text="When is my dentist appointment?")]
+    claims = _claims(engine, "I have one dentist appointment. It is Monday at 1pm.", said)
+    assert claims[("dentist appointment", "time", "1pm")] == "Contradicted"
+    # a value before the verb qualifies the subject; it is not said of the event in focus
+    before = _claims(engine, "Today's dentist appointment is at 10am.", said)
+    assert before == {("dentist appointment", "time", "10am"): "Verified"}

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from lark import Lark
 
-from replyguard.models import EntityType
+from replyguard.models import EntityType, ValueType
 from replyguard.text.attachment import AttachedClaim, choose_attribute
 from replyguard.text.claims import ClaimDraft, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
@@ -91,6 +91,18 @@ def _sentence_days(lexed: LexedText, row: list[Lexeme], periods: list[Marker]) -
     }
 
 
+def _after_copula(row: list[Lexeme]) -> frozenset[int]:
+    """Starts of the values that follow a copula in their sentence ("It is Monday at 1 pm"),
+    not those before it ("Today's game is at 11 am")."""
+    out: set[int] = set()
+    seen = False
+    for lexeme in row:
+        seen = seen or lexeme.cat == "COP"
+        if seen and lexeme.cat == "VAL":
+            out.add(lexeme.start)
+    return frozenset(out)
+
+
 def _value_days(lexed: LexedText, row: list[Lexeme]) -> dict[int, set[str]]:
     """In a sentence naming several days ("low of 60F on Monday, low of 80F on Tuesday"), the
     days each value is said of, keyed by the value's start: the days named next after it when
@@ -123,6 +135,7 @@ def _value_days(lexed: LexedText, row: list[Lexeme]) -> dict[int, set[str]]:
     return out
 
 
+_WHEN_TYPES = frozenset({ValueType.time, ValueType.date, ValueType.datetime})
 _DAY_PREFIXES = frozenset("on for by this next".split())
 
 
@@ -259,6 +272,7 @@ class Reader:
                 and row[0].start <= m.lexeme.start < row[-1].end
                 and m.lexeme.start not in sharers
             ]
+            after_copula = _after_copula(row)
             for draft in row_drafts:
                 own = own_days.get(draft.value.start)
                 claim = self._attach(
@@ -268,6 +282,7 @@ class Reader:
                     resolver,
                     words if own is None else words - _DAY_WORDS | own,
                     named,
+                    after_copula,
                 )
                 if claim is not None:
                     out.claims.append(claim)
@@ -320,6 +335,7 @@ class Reader:
         resolver: ReferenceResolver,
         words: frozenset[str],
         named: list[tuple[int, int, str]],
+        after_copula: frozenset[int],
     ) -> AttachedClaim | None:
         """A KB value with no subject named ("there is moderate traffic") is about an entity that
         holds that attribute: the one the sentence names nearest the value ("5 miles away from
@@ -333,8 +349,12 @@ class Reader:
             named = [m for m in named if m[0] >= value.end]
         cued = draft.subject is None or named
         owners = value.attributes or (draft.cues if draft.basis == "Cue" and cued else ())
-        if not owners or draft.negated or draft.foreign:
+        if draft.negated or draft.foreign:
             return None
+        if not owners:
+            if draft.value.start not in after_copula:
+                return None
+            return self._attach_by_type(draft, resolver, words)
 
         def holds(entity_id: str | None) -> bool:
             entity = self.index.entities.get(entity_id or "")
@@ -356,6 +376,23 @@ class Reader:
             draft, entity.name, entity.id, "Implicit", picked[0], picked[1], draft.value
         )
 
+    def _attach_by_type(
+        self, draft: ClaimDraft, resolver: ReferenceResolver, words: frozenset[str]
+    ) -> AttachedClaim | None:
+        """ "I have one meeting. It is Monday at 1 pm.": an impersonal "it is" with a time or
+        date is about the entity most in focus when exactly one of its attributes takes that
+        type of value. (A bare number could be anything: "directions to 5672 Barringer St".)"""
+        if draft.subject is not None or draft.value.value_type not in _WHEN_TYPES:
+            return None
+        focus = max(resolver.in_focus(), key=lambda r: (r.salience, r.order), default=None)
+        entity = self.index.entities.get(focus.entity_id or "") if focus else None
+        if entity is None:
+            return None
+        picked = choose_attribute(draft, entity.id, self.index, words)
+        if picked is None or picked[1] != "Type":
+            return None
+        return AttachedClaim(draft, entity.name, entity.id, "Implicit", *picked, draft.value)
+
     def _id_set(self, ids: tuple[str, ...]) -> frozenset[str]:
         """The ids sharing a name as a set, kept per tuple (a first name may have thousands)."""
         cached = self._id_sets.get(id(ids))
@@ -371,13 +408,14 @@ class Reader:
         resolver: ReferenceResolver,
         words: frozenset[str],
         named: list[tuple[int, int, str]],
+        after_copula: frozenset[int],
     ) -> AttachedClaim | None:
         subject = draft.subject
         if subject is None:
-            return self._attach_implicit(draft, resolver, words, named)
+            return self._attach_implicit(draft, resolver, words, named, after_copula)
         if subject.kind in ("self", "addressee"):
             # "we're going to 145 Amherst St": a KB value is the destination's, not ours
-            return self._attach_implicit(draft, resolver, words, named)
+            return self._attach_implicit(draft, resolver, words, named, after_copula)
         referent = chosen.get(id(subject.lexeme))
         if subject.kind == "pronoun":
             if referent is None:
