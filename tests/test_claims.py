@@ -25,6 +25,10 @@ def _claims(engine, text, turns=None):
             [("Sarah Johnson", "email", "sarah.johnson@company.com", False)],
         ),
         (
+            "The email for Sarah Johnson is sarah.j@company.com.",
+            [("Sarah Johnson", "email", "sarah.j@company.com", False)],
+        ),
+        (
             "Sarah works in Marketing and joined in 2018.",
             [
                 ("Sarah Johnson", "department", "Marketing", False),

@@ -106,6 +106,11 @@ def _after_preposition(text: str) -> bool:
 _TOPICAL_PREPOSITIONS = frozenset({"in", "at"})
 
 
+def _names_owner(lexeme: Lexeme) -> bool:
+    """ "of" or "for" right after a cue: what follows owns the attribute."""
+    return lexeme.cat == "OF" or (lexeme.cat == "W" and lexeme.text.lower() == "for")
+
+
 def _expletive(subject: Subject) -> bool:
     return subject.kind == "pronoun" and subject.lexeme.text.lower() == "it"
 
@@ -184,8 +189,8 @@ class ClaimTransformer(Transformer):
     def subject_phrase(self, items: list) -> Subject:
         *lead, subject = items
         words: list[Lexeme] = lead[0] if lead else []
-        if len(words) >= 2 and words[-1].cat == "OF" and words[-2].cat == "CUE":
-            subject.focus = words[-2].attributes  # "the email of John"
+        if len(words) >= 2 and words[-2].cat == "CUE" and _names_owner(words[-1]):
+            subject.focus = words[-2].attributes  # "the email of John", "the phone for X"
         elif words and _after_preposition(words[-1].text):
             subject.oblique = True
             subject.topical = _preposition(words[-1].text) in _TOPICAL_PREPOSITIONS
