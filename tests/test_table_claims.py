@@ -126,3 +126,19 @@ def test_an_impersonal_it_is_with_a_time_is_about_the_event_in_focus():
     # a value before the verb qualifies the subject; it is not said of the event in focus
     before = _claims(engine, "Today's dentist appointment is at 10am.", said)
     assert before == {("dentist appointment", "time", "10am"): "Verified"}
+
+
+def test_a_code_that_names_a_row_and_cues_from_verb_column_names():
+    trains = [
+        {"trainID": "TR7075", "leaveAt": "05:00", "arriveBy": "05:51", "price": "23.60 pounds"},
+        {"trainID": "TR5167", "leaveAt": "09:40", "arriveBy": "10:08", "price": "10.10 pounds"},
+    ]
+    engine = Engine(kb_from_rows(trains, name_column="trainID", entity_type="Object"))
+    claims = _claims(engine, "TR7075 leaves at 07:00 and arrives by 05:51.")
+    assert claims == {
+        ("TR7075", "leaveAt", "07:00"): "Contradicted",
+        ("TR7075", "arriveBy", "05:51"): "Verified",
+    }
+    assert _claims(engine, "The price of TR5167 is 23.60 pounds.") == {
+        ("TR5167", "price", "23.60 pounds"): "Contradicted"
+    }

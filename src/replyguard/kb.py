@@ -39,6 +39,7 @@ def symbol_name(text: str) -> str:
 LIST_SEPARATOR = "|"
 # Suffixes that name a value's type rather than what it is about ("join_date" is about joining).
 _TYPE_SUFFIXES = {"date", "time", "year", "day", "at", "on", "id", "name", "number", "no"}
+_PREPOSITIONS = {"at", "on", "by", "from", "to", "in", "for"}
 
 
 def load_kb(path: str | Path) -> KnowledgeBase:
@@ -258,12 +259,15 @@ def name_cues(attribute: str) -> list[str]:
     """Cue phrases read off an attribute's name: "join_date" -> "join date", "join", "joined"."""
     words = _name_words(attribute)
     cues = [" ".join(words)] if words else []
-    content = [w for w in words if w not in _TYPE_SUFFIXES] or words
+    content = [w for w in words if w not in _TYPE_SUFFIXES and w not in _PREPOSITIONS] or words
     if content and content != words:
         cues.append(" ".join(content))
     if len(content) == 1 and len(words) > 1:
         verb = content[0]
         cues.extend(_verb_forms(verb))
+        if words[0] == verb and len(words) == 2 and words[1] in _PREPOSITIONS:
+            # "arriveBy" -> "arrives by", "arrived by" as well as "arrives"
+            cues.extend(f"{form} {words[1]}" for form in _verb_forms(verb))
     return list(dict.fromkeys(cues))
 
 

@@ -215,6 +215,12 @@ class Lexer:
                 tokens, i, j, _TEMPORAL_TYPES.get(mention.kind, ValueType.date), temporal=mention
             )
         if tok.kind in _TOKEN_VALUE_TYPES:
+            name = self.index.names.longest(folded[:end], i) if tok.kind == "ident" else None
+            if name is not None and not _expects_value(previous):
+                # "TR7075 leaves at 05:00": a code that names a KB entity
+                ids, implicit = self._name_owners(name[1])
+                if not implicit:
+                    return _lexeme(tokens, i, i + name[0], "ENT", entity_ids=ids)
             return self._value(tokens, i, i + 1, _TOKEN_VALUE_TYPES[tok.kind])
         if tok.kind == "num":
             name = self.index.names.longest(folded[:end], i)
