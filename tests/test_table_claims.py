@@ -142,3 +142,17 @@ def test_a_code_that_names_a_row_and_cues_from_verb_column_names():
     assert _claims(engine, "The price of TR5167 is 23.60 pounds.") == {
         ("TR5167", "price", "23.60 pounds"): "Contradicted"
     }
+
+
+def test_a_cue_after_its_value_does_not_carry_to_the_next():
+    rows = [
+        {"name": "the nirala", "food": "indian", "area": "north"},
+        {"name": "golden wok", "food": "chinese", "area": "east"},
+        {"name": "curry prince", "food": "indian", "area": "east"},
+    ]
+    engine = Engine(kb_from_rows(rows, name_column="name", entity_type="Organization"))
+    # "food" names "indian"; "north" is the area, not a food
+    assert _claims(engine, "The Nirala serves indian food in the north.") == {
+        ("the nirala", "food", "indian"): "Verified",
+        ("the nirala", "area", "north"): "Verified",
+    }

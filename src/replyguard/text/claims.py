@@ -46,6 +46,7 @@ class ValuePhrase:
     copula: bool
     lead: list[Lexeme] = field(default_factory=list)  # the words before the value
     asserted: bool = True  # False after "avoid": "avoid any heavy traffic" claims none
+    leading_cues: tuple[str, ...] = ()  # cues before the value ("works in X"), not after it
 
 
 @dataclass
@@ -201,6 +202,7 @@ class ClaimTransformer(Transformer):
         rest = items[1:] if isinstance(items[0], list) else items
         value = self._lx(rest[0])
         cues = [a for w in words if w.cat == "CUE" for a in w.attributes]
+        leading = tuple(dict.fromkeys(cues))
         if len(rest) > 1:
             cues.extend(self._lx(rest[1]).attributes)
         return ValuePhrase(
@@ -209,6 +211,7 @@ class ClaimTransformer(Transformer):
             negated=any(w.cat == "NEG" for w in words),
             copula=any(w.cat == "COP" for w in words),
             lead=words,
+            leading_cues=leading,
             asserted=not any(
                 "non-assertive" in self._kinds(word)
                 for w in words
@@ -282,7 +285,9 @@ class ClaimTransformer(Transformer):
                         cues, basis = last_cues, "Cue"  # "in Marketing and Sales"
                     else:
                         basis = "Bare"
-                    last_cues = cues
+                    # a cue before the value carries on ("in Marketing and Sales"); one after
+                    # it does not ("indian food in the north")
+                    last_cues = item.leading_cues if item.cues else cues
                     direct = not any(
                         word in _DETERMINERS
                         for w in item.lead
