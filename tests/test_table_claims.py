@@ -156,3 +156,18 @@ def test_a_cue_after_its_value_does_not_carry_to_the_next():
         ("the nirala", "food", "indian"): "Verified",
         ("the nirala", "area", "north"): "Verified",
     }
+
+
+def test_moderately_priced_states_a_moderate_price_range():
+    rows = [
+        {"name": "Acorn Guest House", "pricerange": "moderate"},
+        {"name": "Alexander", "pricerange": "cheap"},
+        {"name": "Ashley Hotel", "pricerange": "expensive"},
+    ]
+    engine = Engine(kb_from_rows(rows, name_column="name"))
+    assert _claims(engine, "Acorn Guest House is moderately priced.") == {
+        ("Acorn Guest House", "pricerange", "moderately"): "Verified"
+    }
+    assert _claims(engine, "Alexander is moderately priced.") == {
+        ("Alexander", "pricerange", "moderately"): "Contradicted"
+    }
