@@ -171,3 +171,21 @@ def test_moderately_priced_states_a_moderate_price_range():
     assert _claims(engine, "Alexander is moderately priced.") == {
         ("Alexander", "pricerange", "moderately"): "Contradicted"
     }
+
+
+def test_the_train_in_focus_is_what_a_noun_phrase_with_a_cue_speaks_of():
+    rows = [
+        {"trainID": "TR7075", "leaveAt": "05:00", "arriveBy": "05:51"},
+        {"trainID": "TR5167", "leaveAt": "09:40", "arriveBy": "10:08"},
+    ]
+    engine = Engine(kb_from_rows(rows, name_column="trainID", entity_type="Object"))
+    said = [
+        Turn(speaker="user", text="Tell me about TR7075."),
+        Turn(speaker="assistant", text="TR7075 is available."),
+        Turn(speaker="user", text="When does it leave?"),
+    ]
+    assert _claims(engine, "The train leaves at 07:00.", said) == {
+        ("TR7075", "leaveAt", "07:00"): "Contradicted"
+    }
+    # without a cue a time in such a clause could be anything's
+    assert _claims(engine, "The station opens at 07:00.", said) == {}

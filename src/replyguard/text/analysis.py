@@ -342,14 +342,16 @@ class Reader:
         Pizza Hut and 6 miles away from Round Table"), else the one most in focus. Only values
         the KB itself lists, or values a cue ties to an attribute ("it is 5 miles away"),
         qualify: a bare time or number could belong to anything. A value the speaker or hearer
-        is the subject of needs a name after it to be about an entity."""
+        is the subject of needs a name after it to be about an entity. A clause opened by a noun
+        phrase ("The train leaves at 05:00") is about the entity in focus only when a cue ties
+        its value to an attribute and the sentence names no entity."""
         value = draft.value
         if draft.subject is not None:
             # "I joined in 2020" is about me; "we're 5 miles away from Pizza Hut" about Pizza Hut
             named = [m for m in named if m[0] >= value.end]
         cued = draft.subject is None or named
         owners = value.attributes or (draft.cues if draft.basis == "Cue" and cued else ())
-        if draft.negated or draft.foreign:
+        if draft.negated or (draft.foreign and not (draft.basis == "Cue" and not named)):
             return None
         if not owners:
             if draft.value.start not in after_copula:
