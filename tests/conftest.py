@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import datetime
 
 import pytest
@@ -97,3 +99,18 @@ def seed_history() -> list[Turn]:
 
 def check(engine: Engine, response: str, query: str = "", turns: list[Turn] | None = None):
     return engine.postprocess(response, query, turns or [], reference_time=REFERENCE)
+
+
+def run_cli(
+    *args: str, cwd: object = None, input: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """The installed command line, run as a user would: `python -m replyguard.cli ARGS`."""
+    return subprocess.run(
+        [sys.executable, "-m", "replyguard.cli", *args],
+        cwd=cwd,
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import SEED_KB
+from conftest import SEED_KB, run_cli
 
 from replyguard.cases import load_case
 from replyguard.engine import MAX_RESPONSE_CHARS, Engine
@@ -31,16 +29,6 @@ def _write(tmp_path: Path, name: str, content: str | bytes) -> Path:
     else:
         path.write_text(content, encoding="utf-8")
     return path
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "replyguard.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize(
@@ -165,23 +153,23 @@ def test_odd_unicode_gets_a_defined_result(engine, text):
 
 def test_cli_reports_one_line_and_exits_non_zero(tmp_path):
     case = _write(tmp_path, "case.json", json.dumps({**GOOD_CASE, "response": ""}))
-    run = _cli("check", str(case))
+    run = run_cli("check", str(case))
     assert run.returncode == 2
     assert run.stderr.strip().count("\n") == 0
     assert "Traceback" not in run.stderr
     assert "response: empty" in run.stderr
     rules = _write(tmp_path, "rules/broken.metta", "(= (config x) 1")
     good = _write(tmp_path, "good.json", json.dumps(GOOD_CASE))
-    run = _cli("check", str(good), "--rules", str(rules.parent))
+    run = run_cli("check", str(good), "--rules", str(rules.parent))
     assert run.returncode == 2 and "broken.metta:1:" in run.stderr
     assert "Traceback" not in run.stderr
 
 
 def test_cli_check_prints_report_and_json(tmp_path):
     good = _write(tmp_path, "good.json", json.dumps(GOOD_CASE))
-    report = _cli("check", str(good), "--color", "never", "--explain")
+    report = run_cli("check", str(good), "--color", "never", "--explain")
     assert report.returncode == 0, report.stderr
     assert "Recommendation: Accept" in report.stdout
     assert "rule: (claim-status" in report.stdout
-    as_json = _cli("check", str(good), "--json")
+    as_json = run_cli("check", str(good), "--json")
     assert json.loads(as_json.stdout)["recommendation"]["kind"] == "Accept"

@@ -6,13 +6,11 @@ import contextlib
 import fcntl
 import io
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import SEED_KB
+from conftest import SEED_KB, run_cli
 
 import replyguard.engine
 from replyguard import batch, cli
@@ -232,15 +230,8 @@ def test_a_second_run_on_the_same_output_is_refused(workdir, capsys):
 
 
 def test_the_installed_command_exits_1_and_names_bad_lines(workdir):
-    argv = [sys.executable, "-m", "replyguard.cli", *"batch cases.jsonl -o out.jsonl".split()]
-    run = subprocess.run(
-        [*argv, "--kb", "kb.json", "--reference-time", REFERENCE],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    argv = "batch cases.jsonl -o out.jsonl --kb kb.json --reference-time".split()
+    run = run_cli(*argv, REFERENCE, cwd=workdir)
     assert run.returncode == 1
     assert run.stderr.splitlines() == [
         "cases.jsonl:2: invalid JSON (Expecting property name enclosed in double quotes at "

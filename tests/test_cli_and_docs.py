@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from conftest import run_cli
 
 from replyguard.bench import format_table, measure
 from replyguard.cases import case_json_schema, load_case
@@ -13,20 +13,10 @@ from replyguard.cases import case_json_schema, load_case
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "replyguard.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 def test_schema_document_matches_the_model():
     on_disk = json.loads((ROOT / "docs" / "case.schema.json").read_text())
     assert on_disk == case_json_schema()
-    assert json.loads(_cli("schema").stdout) == on_disk
+    assert json.loads(run_cli("schema").stdout) == on_disk
 
 
 def test_bundled_example_is_a_valid_case():
@@ -36,7 +26,7 @@ def test_bundled_example_is_a_valid_case():
 
 def test_rules_check_reports_overrides(tmp_path):
     (tmp_path / "x.metta").write_text("(= (config accept-threshold) 0.95)\n")
-    run = _cli("rules", "check", str(tmp_path))
+    run = run_cli("rules", "check", str(tmp_path))
     assert run.returncode == 0
     assert "1 shipped definitions overridden" in run.stdout
 

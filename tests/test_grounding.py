@@ -4,10 +4,9 @@ names they hold are not nonexistent."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+from conftest import run_cli
 
 from replyguard.engine import Engine
 from replyguard.errors import InputError
@@ -111,30 +110,9 @@ def test_a_case_file_carries_passages(tmp_path):
     }
     path = tmp_path / "case.json"
     path.write_text(json.dumps(case))
-    run = subprocess.run(
-        [sys.executable, "-m", "replyguard.cli", "check", str(path), "--json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = run_cli("check", str(path), "--json")
     assert run.returncode == 0, run.stderr
     flags = json.loads(run.stdout)["hallucination_flags"]
     assert [f["hallucination_type"] for f in flags] == ["UnsupportedClaim"]
-    report = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "replyguard.cli",
-            "check",
-            str(path),
-            "--explain",
-            "--color",
-            "never",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    report = run_cli("check", str(path), "--explain", "--color", "never")
     assert f"evidence: passage 1: {PASSAGE!r}" in report.stdout

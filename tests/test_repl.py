@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from replyguard.engine import Engine
 from replyguard.repl import Repl
@@ -230,10 +231,9 @@ def test_clean_piped_session_exits_zero_queries_a_trace_and_switches_kb(
         ":check",
         ":claims",
     ]
-    run = subprocess.run(
-        [sys.executable, "-m", "replyguard.cli", "repl", "--kb", str(files["kb"]),
-         "--trace", str(trace)],
-        input="\n".join(script), capture_output=True, text=True, timeout=TIMEOUT, check=False,
+    run = run_cli(
+        "repl", "--kb", str(files["kb"]), "--trace", str(trace),
+        input="\n".join(script), timeout=TIMEOUT,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
     lines = run.stdout.splitlines()

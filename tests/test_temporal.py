@@ -168,7 +168,7 @@ def test_weekdays_resolve_to_the_first_such_day_on_or_after_the_reference(
         weekday,
         date,
     )
-    assert mention.value == temporal._WEEKDAYS[weekday]
+    assert mention.value == temporal.WEEKDAYS[weekday]
     assert mention.relative and mention.year is None
 
 

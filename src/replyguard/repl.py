@@ -499,16 +499,9 @@ def _declares(form: RuleForm, head: str) -> bool:
 
 
 def _open_trace(path: str, engine: Engine) -> GroundingSpaceRef:
-    from replyguard.trace import FileTraceStore, TraceStoreError
+    from replyguard.trace_cli import open_trace
 
-    try:
-        store = FileTraceStore(path, readonly=True)
-    except FileNotFoundError:
-        raise InputError(f"{path}: trace file not found") from None
-    except TraceStoreError as exc:
-        raise InputError(str(exc)) from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read trace file ({exc.strerror})") from None
+    store = open_trace(path)
     space = GroundingSpaceRef()
     store.load_into_space(space, metta=engine.host.metta)
     return space

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         prefix = normalize_prefix(args.prefix)
     except ValueError as exc:
         raise InputError(f"prefix: {exc}") from None
-    store = _open(args.file)
+    store = open_trace(args.file)
     leaves = list(store.scan(prefix))
     if not leaves:
         print(f"{args.file}: nothing stored under {prefix or '/'}", file=sys.stderr)
@@ -77,7 +77,8 @@ def _prefixes(paths: list[str], depth: int) -> list[str]:
     return list(dict.fromkeys("/" + "/".join(path.split("/")[1 : depth + 1]) for path in paths))
 
 
-def _open(path: str) -> FileTraceStore:
+def open_trace(path: str) -> FileTraceStore:
+    """A trace file opened for reading; a missing or broken one is a one-line InputError."""
     from replyguard.trace import FileTraceStore, TraceStoreError
 
     try:

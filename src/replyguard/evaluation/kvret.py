@@ -18,9 +18,10 @@ from pathlib import Path
 from replyguard.errors import InputError
 from replyguard.evaluation.cases import EvalCase, GoldTurn, locate_data_file
 from replyguard.evaluation.perturb import perturbations
-from replyguard.evaluation.scene import WEEKDAYS, Scene, Vocabulary, norm
+from replyguard.evaluation.scene import Scene, Vocabulary, norm
 from replyguard.kb import kb_from_rows
 from replyguard.models import KnowledgeBase, Turn
+from replyguard.text.temporal import WEEKDAYS
 
 KVRET_FILE = "kvret/kvret_dev_public.json"
 

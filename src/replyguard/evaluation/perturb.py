@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from replyguard.evaluation.cases import EvalCase, Perturbation, PerturbationKind
-from replyguard.evaluation.scene import WEEKDAYS, Scene, Vocabulary, norm, occurrences
+from replyguard.evaluation.scene import Scene, Vocabulary, norm, occurrences
 from replyguard.models import Entity, Turn
+from replyguard.text.temporal import WEEKDAYS
 
 # fmt: off
 _QUESTION_WORDS = {

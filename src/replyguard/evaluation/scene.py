@@ -15,8 +15,6 @@ from datetime import datetime
 from replyguard.models import Case, DialogueState, KnowledgeBase, Turn
 from replyguard.values import fold
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 

@@ -21,6 +21,7 @@ from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.text.details import request_details
 from replyguard.text.lexer import LexedText, Lexeme
+from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import content_stems
 from replyguard.values import grade
 
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from replyguard.text.lexicon import KBIndex
 
 _SLOT_TYPES = {ValueType.datetime: "time", ValueType.year: "date"}
-_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 
 
 def _slot(lexeme: Lexeme, index: KBIndex) -> str | None:
@@ -149,7 +149,7 @@ def _opening_asks(lexed: LexedText) -> bool:
 
 
 def _weekdays(text: str) -> set[str]:
-    return {w for w in text.lower().replace(",", " ").split() if w in _WEEKDAYS}
+    return {w for w in text.lower().replace(",", " ").split() if w in WEEKDAYS}
 
 
 def _agrees(engine: Engine, slot: str, said: Lexeme, asked: Lexeme) -> bool:

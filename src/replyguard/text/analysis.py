@@ -20,6 +20,7 @@ from replyguard.text.claims import ClaimDraft, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
+from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import stem
 from replyguard.values import fold
 
@@ -75,15 +76,14 @@ class ReadText:
         return self.lexed.text
 
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_DAY_WORDS = frozenset(_WEEKDAYS) | frozenset(stem(d) for d in _WEEKDAYS)
+_DAY_WORDS = frozenset(WEEKDAYS) | frozenset(stem(d) for d in WEEKDAYS)
 
 
 def _sentence_days(lexed: LexedText, row: list[Lexeme], periods: list[Marker]) -> set[str]:
     """The weekdays a sentence speaks of: its dates', or all of them for "this week"."""
     start, end = row[0].start, row[-1].end
     if any(start <= m.start < end for m in periods):
-        return set(_WEEKDAYS)
+        return set(WEEKDAYS)
     return {
         m.date.strftime("%A").lower()
         for m in lexed.temporal

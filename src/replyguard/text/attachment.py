@@ -16,11 +16,11 @@ from replyguard.models import ValueType
 from replyguard.text.claims import ClaimDraft
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
+from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import stem
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
 _YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
-_DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _COMPATIBLE: dict[ValueType, set[ValueType]] = {
     ValueType.time: {ValueType.time, ValueType.datetime},
     ValueType.date: {ValueType.date, ValueType.datetime},
@@ -115,7 +115,7 @@ def choose_attribute(
             for a in held
             if a not in owners
             and fits(a)
-            and any(part in _DAYS and part in words for part in a.lower().split("_"))
+            and any(part in WEEKDAYS and part in words for part in a.lower().split("_"))
         ]
         chosen = best(owners + named)
         return None if chosen is None else (chosen, "ValueOwner")

@@ -65,6 +65,7 @@ from lark.parsers.lalr_interactive_parser import InteractiveParser
 from rapidfuzz import fuzz, process
 
 __all__ = [
+    "WEEKDAYS",
     "TemporalMention",
     "find_temporal",
     "normalise_date",
@@ -90,7 +91,7 @@ class TemporalMention:
     value: str
 
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = (
     "january",
     "february",
@@ -164,9 +165,7 @@ _NO_REFERENCE = datetime.datetime(2000, 1, 1)
 def _fuzzy_weekday(word: str) -> int | None:
     if not _TYPO_SHAPE.fullmatch(word):
         return None
-    match = process.extractOne(
-        word.lower(), _WEEKDAYS, scorer=fuzz.ratio, score_cutoff=_TYPO_CUTOFF
-    )
+    match = process.extractOne(word.lower(), WEEKDAYS, scorer=fuzz.ratio, score_cutoff=_TYPO_CUTOFF)
     return None if match is None else match[2]
 
 
@@ -245,7 +244,7 @@ def _on_boundary(text: str, pos: int) -> bool:
 
 def _weekday_index(word: str) -> int | None:
     if _EXACT_WEEKDAY.fullmatch(word) or _SHORT_WEEKDAY.fullmatch(word.capitalize()):
-        return next(i for i, name in enumerate(_WEEKDAYS) if word.lower().startswith(name[:2]))
+        return next(i for i, name in enumerate(WEEKDAYS) if word.lower().startswith(name[:2]))
     return _fuzzy_weekday(word)
 
 
@@ -528,7 +527,7 @@ class _Resolver(Transformer):
         index = _weekday_index(word)
         date = _on_or_after(self._today, index)
         return self._mention(
-            "weekday", *_span(word), _WEEKDAYS[index], date=date, weekday=index, relative=True
+            "weekday", *_span(word), WEEKDAYS[index], date=date, weekday=index, relative=True
         )
 
     def relative_weekday(self, children):
@@ -881,4 +880,4 @@ def normalise_weekday(text: str) -> str | None:
     """Lower-case weekday name for a name, abbreviation or common misspelling; else None."""
     word = text.strip()
     index = _weekday_index(word) if word else None
-    return None if index is None else _WEEKDAYS[index]
+    return None if index is None else WEEKDAYS[index]
