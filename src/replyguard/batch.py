@@ -35,6 +35,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
+from replyguard.cli_options import add_engine_options
 from replyguard.errors import InputError, ReplyguardError, describe_validation_error
 
 if TYPE_CHECKING:
@@ -59,13 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("cases", help="JSONL file: one case per line (the case-file format)")
     p.add_argument("-o", "--output", required=True, metavar="RESULTS", help="results JSONL")
     p.add_argument("--kb", metavar="KB", help="knowledge base for every line without a 'kb'")
-    p.add_argument("--rules", metavar="DIR", help="user rules directory (overrides shipped)")
-    p.add_argument(
-        "--style",
-        choices=("plain", "markdown", "html"),
-        default="plain",
-        help="annotation style of the annotated text",
-    )
+    add_engine_options(p)
     p.add_argument("--trace", metavar="FILE", help="also store every result in this trace file")
     p.add_argument(
         "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"

@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from replyguard.cli_options import add_engine_options
 from replyguard.errors import ReplyguardError
 
 EXIT_INPUT = 2
@@ -39,13 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check one case file and print the report")
     check.add_argument("case", help="case file (JSON: kb, dialogue, query, response, ...)")
     check.add_argument("--json", action="store_true", help="print the full result as JSON")
-    check.add_argument("--rules", metavar="DIR", help="user rules directory (overrides shipped)")
-    check.add_argument(
-        "--style",
-        choices=("plain", "markdown", "html"),
-        default="plain",
-        help="annotation style of the annotated text",
-    )
+    add_engine_options(check)
     check.add_argument("--explain", action="store_true", help="show the rule behind each verdict")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
 

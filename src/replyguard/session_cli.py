@@ -17,6 +17,7 @@ from datetime import datetime
 
 from pydantic import TypeAdapter, ValidationError
 
+from replyguard.cli_options import add_engine_options
 from replyguard.engine import Engine
 from replyguard.errors import InputError, describe_validation_error
 
@@ -26,9 +27,8 @@ _WHEN = TypeAdapter(datetime)
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("session", help="feed a dialogue turn by turn on stdin (JSON lines)")
     p.add_argument("--kb", required=True, help="the knowledge base (.json, .csv, .tsv)")
-    p.add_argument("--rules", metavar="DIR", help="user rules directory")
     p.add_argument("--id", help="session id carried into the results")
-    p.add_argument("--style", choices=("plain", "markdown", "html"), default="plain")
+    add_engine_options(p)
     p.set_defaults(handler=run)
 
 

@@ -333,6 +333,21 @@ def _failure(case: EvalCase, result: PostprocessedResponse, kind: str, expected:
     }
 
 
+# --------------------------------------------------------------------------- outcomes
+
+
+def _kept(out: UnitResult, outcomes: list, unscored: int) -> list:
+    """Add a unit's scored outcomes (and its count of unscored cases) to its result."""
+    out.outcomes.extend(outcomes)
+    out.unscored += unscored
+    return outcomes
+
+
+def _pooled(results: Sequence[UnitResult]) -> tuple[list, int]:
+    """Every unit's outcomes and unscored count together, for a dataset's summary."""
+    return [o for r in results for o in r.outcomes], sum(r.unscored for r in results)
+
+
 # --------------------------------------------------------------------------- KVRET
 
 
@@ -348,9 +363,7 @@ def _kvret_score_unit(
     from replyguard.evaluation import scoring
     from replyguard.evaluation.cases import Perturbation, PerturbationKind
 
-    outcomes, unscored = scoring.kvret_outcomes(cases, results)
-    out.outcomes.extend(outcomes)
-    out.unscored += unscored
+    outcomes = _kept(out, *scoring.kvret_outcomes(cases, results))
     by_id = {c.case_id: c for c in cases}
     for o in outcomes:
         case, result = by_id[o.case_id], results[o.case_id]
@@ -410,8 +423,8 @@ def _expected(truth: Perturbation) -> dict:
 def _kvret_summary(results: Sequence[UnitResult]) -> dict:
     from replyguard.evaluation import scoring
 
-    outcomes = [o for r in results for o in r.outcomes]
-    metrics = scoring.score_kvret(outcomes, sum(r.unscored for r in results))
+    outcomes, unscored = _pooled(results)
+    metrics = scoring.score_kvret(outcomes, unscored)
     for kind, entry in metrics["perturbations"].items():
         detected = [
             o
@@ -507,9 +520,7 @@ def _halueval_score_unit(
 ) -> None:
     from replyguard.evaluation import scoring
 
-    outcomes, unscored = scoring.halueval_outcomes(cases, results)
-    out.outcomes.extend(outcomes)
-    out.unscored += unscored
+    outcomes = _kept(out, *scoring.halueval_outcomes(cases, results))
     by_id = {c.case_id: c for c in cases}
     for o in outcomes:
         for hallucinated, judged in ((False, o.right_judged), (True, o.hallucinated_judged)):
@@ -527,8 +538,7 @@ def _halueval_score_unit(
 def _halueval_summary(results: Sequence[UnitResult]) -> dict:
     from replyguard.evaluation import scoring
 
-    outcomes = [o for r in results for o in r.outcomes]
-    return scoring.score_halueval(outcomes, sum(r.unscored for r in results))
+    return scoring.score_halueval(*_pooled(results))
 
 
 def _halueval_rows(m: dict) -> list[Row]:
@@ -579,9 +589,7 @@ def _begin_score_unit(
 ) -> None:
     from replyguard.evaluation import scoring
 
-    outcomes, unscored = scoring.begin_outcomes(cases, results)
-    out.outcomes.extend(outcomes)
-    out.unscored += unscored
+    outcomes = _kept(out, *scoring.begin_outcomes(cases, results))
     by_id = {c.case_id: c for c in cases}
     for o in outcomes:
         attributable = o.label == "Fully attributable"
@@ -595,8 +603,7 @@ def _begin_score_unit(
 def _begin_summary(results: Sequence[UnitResult]) -> dict:
     from replyguard.evaluation import scoring
 
-    outcomes = [o for r in results for o in r.outcomes]
-    return scoring.score_begin(outcomes, sum(r.unscored for r in results))
+    return scoring.score_begin(*_pooled(results))
 
 
 def _begin_rows(m: dict) -> list[Row]:

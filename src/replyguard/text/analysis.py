@@ -91,6 +91,21 @@ def _sentence_days(lexed: LexedText, row: list[Lexeme], periods: list[Marker]) -
     }
 
 
+@dataclass(frozen=True)
+class _Sentence:
+    """What attaching a claim needs to know of its sentence."""
+
+    words: frozenset[str]  # content stems and the weekdays it speaks of
+    own_days: dict[int, set[str]]  # value start -> the days a list says that value of
+    named: list[tuple[int, int, str]]  # (start, end, entity id) of the entities it names
+    after_copula: frozenset[int]  # starts of the values after its verb of being
+
+    def words_for(self, value: Lexeme) -> frozenset[str]:
+        """The sentence's words with the value's own days in place of all the days named."""
+        own = self.own_days.get(value.start)
+        return self.words if own is None else self.words - _DAY_WORDS | own
+
+
 def _after_copula(row: list[Lexeme]) -> frozenset[int]:
     """Starts of the values that follow a copula in their sentence ("It is Monday at 1 pm"),
     not those before it ("Today's game is at 11 am")."""
@@ -261,29 +276,22 @@ class Reader:
             days = _sentence_days(lexed, row, periods) if row else set()
             days = days or last_days or {reference.strftime("%A").lower()}
             last_days = days
-            words = _sentence_words(lexed, row, days) if row else frozenset()
-            own_days = _value_days(lexed, row) if row else {}
             # names a value may be about; "same year as John" shares a value, it is not its owner
             sharers = {d.subject.lexeme.start for d in row_drafts if d.shared and d.subject}
-            named = [
-                (m.lexeme.start, m.lexeme.end, m.entity_id)
-                for m in out.mentions
-                if row
-                and row[0].start <= m.lexeme.start < row[-1].end
-                and m.lexeme.start not in sharers
-            ]
-            after_copula = _after_copula(row)
+            sentence = _Sentence(
+                words=_sentence_words(lexed, row, days) if row else frozenset(),
+                own_days=_value_days(lexed, row) if row else {},
+                named=[
+                    (m.lexeme.start, m.lexeme.end, m.entity_id)
+                    for m in out.mentions
+                    if row
+                    and row[0].start <= m.lexeme.start < row[-1].end
+                    and m.lexeme.start not in sharers
+                ],
+                after_copula=_after_copula(row),
+            )
             for draft in row_drafts:
-                own = own_days.get(draft.value.start)
-                claim = self._attach(
-                    draft,
-                    chosen,
-                    ambiguous,
-                    resolver,
-                    words if own is None else words - _DAY_WORDS | own,
-                    named,
-                    after_copula,
-                )
+                claim = self._attach(draft, chosen, ambiguous, resolver, sentence)
                 if claim is not None:
                     out.claims.append(claim)
         return out
@@ -333,9 +341,7 @@ class Reader:
         self,
         draft: ClaimDraft,
         resolver: ReferenceResolver,
-        words: frozenset[str],
-        named: list[tuple[int, int, str]],
-        after_copula: frozenset[int],
+        sentence: _Sentence,
     ) -> AttachedClaim | None:
         """A KB value with no subject named ("there is moderate traffic") is about an entity that
         holds that attribute: the one the sentence names nearest the value ("5 miles away from
@@ -346,6 +352,7 @@ class Reader:
         phrase ("The train leaves at 05:00") is about the entity in focus only when a cue ties
         its value to an attribute and the sentence names no entity."""
         value = draft.value
+        named = sentence.named
         if draft.subject is not None:
             # "I joined in 2020" is about me; "we're 5 miles away from Pizza Hut" about Pizza Hut
             named = [m for m in named if m[0] >= value.end]
@@ -354,9 +361,7 @@ class Reader:
         if draft.negated or (draft.foreign and not (draft.basis == "Cue" and not named)):
             return None
         if not owners:
-            if draft.value.start not in after_copula:
-                return None
-            return self._attach_by_type(draft, resolver, words)
+            return self._attach_by_type(draft, resolver, sentence)
 
         def holds(entity_id: str | None) -> bool:
             entity = self.index.entities.get(entity_id or "")
@@ -371,7 +376,7 @@ class Reader:
         if not ids:
             return None
         entity = self.index.entities[ids[0]]
-        picked = choose_attribute(draft, entity.id, self.index, words)
+        picked = choose_attribute(draft, entity.id, self.index, sentence.words_for(value))
         if picked is None:
             return None
         return AttachedClaim(
@@ -379,18 +384,24 @@ class Reader:
         )
 
     def _attach_by_type(
-        self, draft: ClaimDraft, resolver: ReferenceResolver, words: frozenset[str]
+        self, draft: ClaimDraft, resolver: ReferenceResolver, sentence: _Sentence
     ) -> AttachedClaim | None:
         """ "I have one meeting. It is Monday at 1 pm.": an impersonal "it is" with a time or
         date is about the entity most in focus when exactly one of its attributes takes that
-        type of value. (A bare number could be anything: "directions to 5672 Barringer St".)"""
-        if draft.subject is not None or draft.value.value_type not in _WHEN_TYPES:
+        type of value. (A bare number could be anything: "directions to 5672 Barringer St"; a
+        value before the verb qualifies the subject: "Today's game is at 11 am".)"""
+        value = draft.value
+        if (
+            draft.subject is not None
+            or value.value_type not in _WHEN_TYPES
+            or value.start not in sentence.after_copula
+        ):
             return None
         focus = max(resolver.in_focus(), key=lambda r: (r.salience, r.order), default=None)
         entity = self.index.entities.get(focus.entity_id or "") if focus else None
         if entity is None:
             return None
-        picked = choose_attribute(draft, entity.id, self.index, words)
+        picked = choose_attribute(draft, entity.id, self.index, sentence.words_for(value))
         if picked is None or picked[1] != "Type":
             return None
         return AttachedClaim(draft, entity.name, entity.id, "Implicit", *picked, draft.value)
@@ -408,16 +419,12 @@ class Reader:
         chosen: dict[int, Referent],
         ambiguous: set[int],
         resolver: ReferenceResolver,
-        words: frozenset[str],
-        named: list[tuple[int, int, str]],
-        after_copula: frozenset[int],
+        sentence: _Sentence,
     ) -> AttachedClaim | None:
         subject = draft.subject
-        if subject is None:
-            return self._attach_implicit(draft, resolver, words, named, after_copula)
-        if subject.kind in ("self", "addressee"):
+        if subject is None or subject.kind in ("self", "addressee"):
             # "we're going to 145 Amherst St": a KB value is the destination's, not ours
-            return self._attach_implicit(draft, resolver, words, named, after_copula)
+            return self._attach_implicit(draft, resolver, sentence)
         referent = chosen.get(id(subject.lexeme))
         if subject.kind == "pronoun":
             if referent is None:
@@ -430,7 +437,7 @@ class Reader:
         else:
             resolution = "Unknown"
         subject_id = referent.entity_id if referent is not None else None
-        picked = choose_attribute(draft, subject_id, self.index, words)
+        picked = choose_attribute(draft, subject_id, self.index, sentence.words_for(draft.value))
         if picked is None:
             return None
         attribute, basis = picked
