@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from replyguard.models import QuestionType
 from replyguard.stages.context import CallContext
 from replyguard.text.analysis import ReadText
-from replyguard.text.lexicon import WordLists
+from replyguard.text.lexicon import WordLists, past_openers
 from replyguard.text.questions import classify_question
 from replyguard.text.tokens import tokenize
 from replyguard.text.words import content_stems
@@ -23,11 +23,7 @@ _CLARIFYING_WH = {"what", "which", "when", "where", "who", "whom", "how"}
 def _markers_at_start(text: str, words: WordLists, prefix: str) -> list[str]:
     """Markers among the first three words, after any opening particles ("Okay, I am ...")."""
     tokens = [t.lower for t in tokenize(text)[:12]]
-    skip = 0
-    while skip < len(tokens) and (
-        not tokens[skip][:1].isalnum() or "discourse-opener" in words.markers.get(tokens[skip])
-    ):
-        skip += 1
+    skip = past_openers(tokens, words.markers.get)
     tokens = tokens[skip : skip + 6]
     kinds: list[str] = []
     for i in range(min(3, len(tokens))):

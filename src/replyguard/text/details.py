@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from replyguard.text.claims import PREPOSITIONS
 from replyguard.text.lexer import LexedText, Lexeme
+from replyguard.text.lexicon import past_openers
 
 _MARKER = "detail-phrase:"
 _SKIPPED = frozenset("a an the my your our his her their its this that some".split())
@@ -42,6 +43,7 @@ def request_details(
     tokens = lexed.tokens
     taken = {k for lx in lexed.lexemes if lx.cat == "VAL" for k in range(lx.start_tok, lx.end_tok)}
     names = {(lx.start_tok, lx.end_tok) for lx in lexed.lexemes if is_person(lx)}
+    lowered = [t.lower for t in tokens]
 
     def detail(i: int, slot: str) -> Lexeme | None:
         while i < len(tokens) and tokens[i].lower in _SKIPPED:
@@ -76,11 +78,7 @@ def request_details(
             slot = marker.kind[len(_MARKER) :]
         elif marker.kind == "event-confirming":
             sentence = next(s for s in lexed.sentences if s.start <= marker.start < s.end + 1)
-            i = sentence.start_token
-            while i < len(tokens) and (
-                not tokens[i].text[:1].isalnum() or "discourse-opener" in kinds(tokens[i].lower)
-            ):
-                i += 1
+            i = past_openers(lowered, kinds, sentence.start_token)
             slot = "event"
         else:
             continue

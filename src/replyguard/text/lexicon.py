@@ -36,6 +36,18 @@ SHAPED_TYPES = {
 MAX_VALUE_TOKENS = 8
 
 
+def past_openers(
+    words: Sequence[str], kinds: Callable[[str], tuple[object, ...]], start: int = 0
+) -> int:
+    """The index of the first word from `start` on that is neither punctuation nor a discourse
+    opener ("Okay, great, I am scheduling ..."); `words` are lower-cased, `kinds` gives a
+    word's word-list kinds."""
+    i = start
+    while i < len(words) and (not words[i][:1].isalnum() or "discourse-opener" in kinds(words[i])):
+        i += 1
+    return i
+
+
 def phrase_key(phrase: str) -> PhraseKey:
     return tuple(fold(t.text).replace("’", "'") for t in tokenize(phrase))
 
