@@ -44,6 +44,7 @@ _WORD_LIST_HEADS = (
     "opposite-state",
     "common-attribute",
     "dwelling-noun",
+    "verb-forms",
 )
 
 
@@ -79,7 +80,10 @@ class Engine:
         vocabulary = english()
         emphasis = float(self.setting("emphasis-word-log-prior"))  # type: ignore[arg-type]
         self.index = KBIndex(
-            self.kb, self.words, is_rare=lambda w: vocabulary.prior(w, 0.3) < emphasis
+            self.kb,
+            self.words,
+            is_rare=lambda w: vocabulary.prior(w, 0.3) < emphasis,
+            word_prior=lambda w: vocabulary.prior(w, 0.3) if w in vocabulary else None,
         )
         self.spelling = SpellingCorrector(
             kb_words(self.kb, self.index), rule_atoms=[f.atom for f in self.host.forms]

@@ -31,6 +31,7 @@ from replyguard.models import (
 )
 from replyguard.stages.acts import classify_reply_act, classify_turn_act, presupposition
 from replyguard.stages.context import CallContext
+from replyguard.stages.polar_answers import direct_answer
 from replyguard.text.lexer import Lexeme
 from replyguard.text.questions import classify_question
 from replyguard.text.words import STOPWORDS, content_stems, stem
@@ -38,7 +39,6 @@ from replyguard.text.words import STOPWORDS, content_stems, stem
 if TYPE_CHECKING:
     from replyguard.engine import Engine
 
-_DIRECT_ANSWERS = ("yes", "no", "yeah", "yep", "nope", "sure", "correct", "right")
 _TIME_TYPES = {ValueType.time, ValueType.datetime}
 _DATE_TYPES = {ValueType.date, ValueType.datetime, ValueType.year}
 _NUMBER_TYPES = {ValueType.number, ValueType.money, ValueType.percent, ValueType.duration}
@@ -185,19 +185,10 @@ def _coverage_evidence(
     focus_attribute: str | None,
 ) -> object:
     reply = ctx.reply
-    lower = ctx.response.lower().lstrip()
     if qtype == QuestionType.YesNo:
-        direct = lower.startswith(_DIRECT_ANSWERS) and not lower[:4].isalpha()
-        direct = direct or any(
-            lower.startswith(w + ",")
-            or lower.startswith(w + ".")
-            or lower.startswith(w + " ")
-            and w in ("yes", "no")
-            for w in _DIRECT_ANSWERS
-        )
         return (
             Sym("YesNoEvidence"),
-            direct,
+            direct_answer(reply.lexed) is not None,
             bool(reply.lexed.markers_of("affirmative-marker")),
             bool(reply.lexed.markers_of("negative-marker")),
         )

@@ -84,7 +84,7 @@ def best_grade(
     return min(graded, key=lambda g: (_GRADE_ORDER[g[0].kind], g[0].distance))
 
 
-def _grade_atom(g: Grade) -> object:
+def grade_atom(g: Grade) -> object:
     return (Sym("Fuzzy"), g.distance) if g.kind == "Fuzzy" else Sym(g.kind)
 
 
@@ -109,7 +109,7 @@ def history_evidence(
             if _asked(reading.reading.lexed, claim.value.start):
                 continue  # "Will it be stormy on Friday?", "... if it is stormy" state nothing
             g = grade(vtype, attached.value.text, claim.value.text, engine.words.equivalents)
-            agrees = engine.host.value("value-accepted", _grade_atom(g)) is True
+            agrees = engine.host.value("value-accepted", grade_atom(g)) is True
             record.evidence_atoms.append(str(turn_claim_atom(reading.turn.id, claim)))
             out.append(
                 (
@@ -180,7 +180,7 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
                 engine.host.kb, attached.subject_id, attached.predicate
             )
             head = "AddedKbGrade" if _one_more(engine, ctx, record) else "KbGrade"
-            kb_atom = (Sym(head), _grade_atom(g), record.kb_confidence)
+            kb_atom = (Sym(head), grade_atom(g), record.kb_confidence)
             source = kb_source(engine.host.kb, attached.subject_id, attached.predicate)
             record.evidence_atoms.extend(
                 str(a)

@@ -24,6 +24,7 @@ from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext, ClaimRecord
 from replyguard.stages.grounding import ungrounded_candidates
 from replyguard.stages.logic_checks import logic_candidates
+from replyguard.stages.polar_answers import polar_candidates
 from replyguard.stages.restatement import restatement_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
 from replyguard.text.lexer import Lexeme
@@ -46,6 +47,7 @@ def detect_hallucinations(
         *ungrounded_candidates(ctx),
         *temporal_candidates(engine, ctx),
         *logic_candidates(engine, ctx),
+        *polar_candidates(engine, ctx),
     ]
     flags = []
     world = Sym(engine.kb.world)

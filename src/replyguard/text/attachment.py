@@ -94,11 +94,20 @@ def choose_attribute(
         return compatible(vtype, atype)
 
     def best(candidates: list[str]) -> str | None:
-        """The candidate the sentence names most; None when it names two equally ("hot on
-        Monday and Thursday" cannot be checked against one day)."""
-        ranked = sorted(candidates, key=lambda a: (-affinity(a, words), a not in held))
-        top = affinity(ranked[0], words)
-        if top > 0 and len(ranked) > 1 and affinity(ranked[1], words) == top:
+        """The candidate the sentence names most, then one the subject holds; None when it
+        names two equally ("hot on Monday and Thursday" cannot be checked against one day).
+        "directed" and "directed_by" are named equally by "directed", but a director holds
+        only the first."""
+
+        def rank(a: str) -> tuple[int, bool]:
+            return -affinity(a, words), a not in held
+
+        ranked = sorted(candidates, key=rank)
+        if (
+            affinity(ranked[0], words) > 0
+            and len(ranked) > 1
+            and rank(ranked[1]) == rank(ranked[0])
+        ):
             return None
         return ranked[0]
 

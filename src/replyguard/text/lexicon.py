@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from replyguard.models import EntityType, KnowledgeBase, ValueType
+from replyguard.text.inflection import WordPrior, cue_variants
 from replyguard.text.tokens import tokenize
 from replyguard.text.words import content_stems
 from replyguard.values import fold
@@ -149,7 +150,14 @@ MARKER_KINDS = (
     "event-confirming",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
-CLASSED_KINDS = ("act-marker", "late-act-marker", "state-verb", "detail-phrase")
+CLASSED_KINDS = (
+    "act-marker",
+    "late-act-marker",
+    "state-verb",
+    "detail-phrase",
+    "direct-answer",
+    "punctuated-answer",
+)
 
 
 @dataclass
@@ -165,6 +173,7 @@ class WordLists:
     equivalents: dict[str, str] = field(default_factory=dict)  # "avenue" -> "ave"
     common_attributes: set[str] = field(default_factory=set)
     dwelling_nouns: set[str] = field(default_factory=set)  # "house": "jills house" is Jill's
+    irregular_verbs: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # any form
 
     @classmethod
     def from_facts(cls, facts: Mapping[str, Iterable[Sequence[str]]]) -> WordLists:
@@ -185,6 +194,10 @@ class WordLists:
         }
         lists.common_attributes = {str(a) for (a,) in facts.get("common-attribute", ())}
         lists.dwelling_nouns = {fold(str(a)) for (a,) in facts.get("dwelling-noun", ())}
+        for forms in facts.get("verb-forms", ()):
+            entry = tuple(fold(str(f)) for f in forms)
+            for form in reversed(entry):  # a base that is also a past ("read") stays a base
+                lists.irregular_verbs[form] = entry  # type: ignore[assignment]
         for form, gender, number, animacy in facts.get("pronoun", ()):
             lists.pronouns[fold(form)] = PronounInfo(gender, number, animacy)
         for attribute, phrase in facts.get("cue-synonym", ()):
@@ -203,10 +216,16 @@ class KBIndex:
     """Names, aliases, values and cue phrases of one KB, for the lexer and the fuzzy matcher."""
 
     def __init__(
-        self, kb: KnowledgeBase, words: WordLists, is_rare: Callable[[str], bool] | None = None
+        self,
+        kb: KnowledgeBase,
+        words: WordLists,
+        is_rare: Callable[[str], bool] | None = None,
+        word_prior: WordPrior | None = None,
     ) -> None:
         """`is_rare` says whether a word is uncommon enough in English to stand for a name on
-        its own ("Ravenswood" for "Ravenswood Shopping Center", not "Home" for "Home Depot")."""
+        its own ("Ravenswood" for "Ravenswood Shopping Center", not "Home" for "Home Depot");
+        `word_prior` gives an English word's log prior (None for no word), to inflect the verb
+        cues of relations ("directed" -> "did not direct")."""
         self.kb = kb
         self._is_rare = is_rare or (lambda w: False)
         self._dwellings = set(words.dwelling_nouns)
@@ -223,6 +242,9 @@ class KBIndex:
         for attribute, spec in self.schema.items():
             for cue in spec.cues:
                 self.cues.add(cue, attribute)
+                if word_prior is not None and spec.value_type == ValueType.entity:
+                    for variant in cue_variants(cue, words.irregular_verbs, word_prior):
+                        self.cues.add(variant, attribute)
         # Synonyms name attributes even where this KB has none: a claim about a missing attribute
         # ("Acme was founded in 1999") is what FabricatedFact is about.
         for attribute, phrases in words.cue_synonyms.items():

@@ -1,0 +1,107 @@
+"""Yes/no answers checked against the KB: "Is the meeting at 3pm?" - "Yes" when the KB says 2pm.
+
+A reply that opens with a direct answer (`direct-answer` and `punctuated-answer` words in
+metta/lexicon.metta) takes a side on the question's own claim. The question's claims are read and
+graded against the KB like a reply's; `(PolarAnswer ANSWER GRADE KB-CONFIDENCE MANY-VALUED)` in
+metta/hallucination.metta decides whether the answer contradicts the KB.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replyguard.atoms import kb_confidence, kb_fact_atoms, kb_source, kb_values
+from replyguard.metta_host import Sym
+from replyguard.models import Cardinality, Evidence, HallucinationType, Span, ValueType
+from replyguard.stages.candidates import Candidate
+from replyguard.stages.context import CallContext
+from replyguard.stages.facts import best_grade, grade_atom
+from replyguard.text.analysis import ReadText
+from replyguard.text.lexer import LexedText
+from replyguard.text.questions import classify_question
+
+if TYPE_CHECKING:
+    from replyguard.engine import Engine
+
+_STOPS = frozenset(",.!;:")
+
+
+def direct_answer(lexed: LexedText) -> tuple[str, Span] | None:
+    """("Yes" | "No", span) when the text opens with a direct answer: "Yes he was", "No, ...";
+    a `punctuated-answer` ("Right", "Sure") counts only before a comma or stop ("Right now ..."
+    answers nothing)."""
+    text = lexed.text
+    first = len(text) - len(text.lstrip(" \t\n\"'"))
+    for marker in lexed.markers:
+        if marker.start != first:
+            continue
+        kind, _, polarity = marker.kind.partition(":")
+        after = text[marker.end : marker.end + 1]
+        if kind == "direct-answer" and (not after or not after.isalnum()):
+            return polarity, Span(start=marker.start, end=marker.end)
+        if kind == "punctuated-answer" and (not after or after in _STOPS):
+            return polarity, Span(start=marker.start, end=marker.end)
+    return None
+
+
+def polar_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
+    answer = direct_answer(ctx.reply.lexed)
+    if answer is None:
+        return []
+    polarity, span = answer
+    out = []
+    for claim in _asked_claims(ctx.query_reading):
+        if claim.subject_id is None or claim.negated:
+            continue
+        values = kb_values(engine.host.kb, claim.subject_id, claim.predicate)
+        if not values:
+            continue
+        spec = engine.index.schema.get(claim.predicate)
+        vtype = spec.value_type if spec else ValueType.text
+        g, closest = best_grade(vtype, claim.value.text, values, engine.words.equivalents)
+        confidence = kb_confidence(engine.host.kb, claim.subject_id, claim.predicate)
+        source = kb_source(engine.host.kb, claim.subject_id, claim.predicate)
+        many = spec is not None and spec.cardinality == Cardinality.many
+        held = closest if g.kind != "Mismatch" else values[0]
+        out.append(
+            Candidate(
+                HallucinationType.ContradictsFact,
+                (Sym("PolarAnswer"), Sym(polarity), grade_atom(g), confidence, many),
+                span,
+                f"'{polarity}' to whether {claim.subject_text}'s {claim.predicate} is "
+                f"'{claim.value.text}', and the knowledge base holds '{held}'",
+                suggestion=f"Answer {'no' if polarity == 'Yes' else 'yes'}: "
+                f"{claim.subject_text}'s {claim.predicate} is '{held}'",
+                support=[
+                    Evidence(
+                        kind="kb",
+                        entity_id=claim.subject_id,
+                        attribute=claim.predicate,
+                        value=held,
+                        confidence=confidence,
+                        source=source,
+                    )
+                ],
+                atoms=[
+                    str(a)
+                    for a in kb_fact_atoms(
+                        claim.subject_id, claim.predicate, values, confidence, source
+                    )
+                ],
+            )
+        )
+    return out
+
+
+def _asked_claims(reading: ReadText) -> list:
+    """The claims of the yes/no questions in a turn ("Is it at 3pm?"), not of its statements."""
+    lexed = reading.lexed
+    questions = [
+        (s.start, s.end)
+        for s in lexed.sentences
+        if lexed.text[s.start : s.end].rstrip().endswith("?")
+        and classify_question(lexed.text[s.start : s.end]).question_type.value == "YesNo"
+    ]
+    return [
+        c for c in reading.claims if any(start <= c.value.start < end for start, end in questions)
+    ]

@@ -1,0 +1,71 @@
+"""A direct yes or no takes a side on the question's claim, and is checked against the KB."""
+
+from __future__ import annotations
+
+import pytest
+
+from replyguard.models import HallucinationType, Turn
+
+from conftest import REFERENCE
+
+
+def _answer(engine, question: str, reply: str):
+    turns = [Turn(id="T1", speaker="user", text=question)]
+    return engine.postprocess(reply, question, turns, reference_time=REFERENCE)
+
+
+def _polar_flags(result):
+    return [
+        f
+        for f in result.hallucination_flags
+        if f.hallucination_type == HallucinationType.ContradictsFact
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "suggestion"),
+    [
+        (
+            "Is the Budget Review at 3pm?",
+            "Yes, it is.",
+            "Answer no: Budget Review's time is '14:00'",
+        ),
+        (
+            "Is the Budget Review at 2pm?",
+            "No, it isn't.",
+            "Answer yes: Budget Review's time is '14:00'",
+        ),
+        (
+            "Does John work in Marketing?",
+            "Yes he does.",
+            "Answer no: John Smith's department is 'Engineering'",
+        ),
+        (
+            "Is John's email john.smith@company.com?",
+            "Nope.",
+            "Answer yes: John Smith's email is 'john.smith@company.com'",
+        ),
+    ],
+)
+def test_an_answer_against_the_kb_contradicts_it(engine, question, reply, suggestion):
+    result = _answer(engine, question, reply)
+    (flag,) = _polar_flags(result)
+    assert flag.span.start == 0 and flag.content == reply.split(",")[0].split()[0].rstrip(".")
+    assert flag.suggestion == suggestion
+    assert flag.evidence[0].kind == "kb"
+    assert "PolarAnswer" in flag.explanation.rule
+    assert any("hallucination.metta" in c for c in flag.explanation.clauses)
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Is the Budget Review at 2pm?", "Yes, it is."),
+        ("Is the Budget Review at 3pm?", "No, it is at 2pm."),
+        ("Does John work in Engineering?", "Right now I can't say."),  # no answer: "Right now"
+        ("Does John work in Engineering? Tell me.", "Sure thing, he does."),
+        ("John works in Marketing. Thanks!", "Yes, noted."),  # no question was asked
+    ],
+)
+def test_an_answer_the_kb_agrees_with_or_no_answer_draws_no_flag(engine, question, reply):
+    assert _polar_flags(_answer(engine, question, reply)) == []
