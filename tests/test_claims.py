@@ -240,3 +240,30 @@ def test_an_added_value_of_a_many_valued_attribute_is_not_contradicted():
     assert status("Christopher Nolan directed Insomnia.") == ["Contradicted"]  # instead of his
     assert status("Christopher Nolan also directed Insomnia.") == ["Unverifiable"]  # one more
     assert status("Christopher Nolan also directed The Dark Knight.") == ["Verified"]
+    # an open world lists only some of his films: an unlisted one is unknown, not wrong
+    open_engine = Engine(kb.model_copy(update={"world": "open"}))
+    result = check(open_engine, "Christopher Nolan directed Insomnia.", "")
+    assert [v.status.kind for v in result.factual_validation.claim_validations] == ["Unverifiable"]
+    result = check(open_engine, "Christopher Nolan did not direct Memento.", "")
+    assert [v.status.kind for v in result.factual_validation.claim_validations] == ["Contradicted"]
+
+
+def test_a_claim_about_a_subject_the_kb_lacks_is_checked_from_the_relations_other_end():
+    from replyguard.engine import Engine
+    from replyguard.kb import kb_from_triples
+
+    engine = Engine(
+        kb_from_triples(
+            [["Tom Hanks", "wrote", "Larry Crowne"], ["Larry Crowne", "written_by", "Tom Hanks"]]
+        )
+    )
+    result = check(engine, "Jim Carrey wrote Larry Crowne.", "")
+    (claim,) = result.factual_validation.claims
+    (validation,) = result.factual_validation.claim_validations
+    assert (claim.subject, claim.predicate, claim.object) == (
+        "Larry Crowne",
+        "written_by",
+        "Jim Carrey",
+    )
+    assert validation.status.kind == "Contradicted"
+    assert result.corrected.corrected == "Tom Hanks wrote Larry Crowne."

@@ -95,6 +95,12 @@ HALUEVAL = [
         "right_response": "Thriller was released in 1982.",
         "hallucinated_response": "Thriller was released in 1975.",
     },
+    {  # wrong only by world knowledge: the knowledge says nothing of Zodiac's genre
+        "knowledge": "Zodiac is starring Jake Gyllenhaal",
+        "dialogue_history": "[Human]: Do you know Zodiac? ",
+        "right_response": "Yes, Jake Gyllenhaal starred in it.",
+        "hallucinated_response": "Yes, it is a musical comedy.",
+    },
 ]
 BEGIN_TSV = (
     "model_name\tdata_source\tknowledge\tmessage\tresponse\tbegin_label\n"
@@ -149,9 +155,9 @@ def test_the_report_names_the_command_sizes_and_times_of_every_dataset(everythin
     kv = report["datasets"]["kvret"]["size"]
     assert (kv["dialogues"], kv["gold_turns"]) == (2, 3)
     assert report["datasets"]["halueval"]["size"] == {
-        "records": 2,
-        "cases": 4,
-        "records_with_facts": 2,
+        "records": 3,
+        "cases": 6,
+        "records_with_facts": 3,
     }
     assert report["datasets"]["begin"]["size"]["labels"] == {
         "Fully attributable": 1,
@@ -174,7 +180,7 @@ def test_halueval_and_begin_metrics_are_computed(everything):
     _, report, _, _ = everything
     halu = report["datasets"]["halueval"]["metrics"]
     for mode in ("contradiction", "all"):
-        assert halu["all_records"][mode]["n_pairs"] == 2
+        assert halu["all_records"][mode]["n_pairs"] == 3
         assert halu["all_records"][mode]["accuracy"] is not None
     begin = report["datasets"]["begin"]["metrics"]
     assert begin["n"] == 2 and begin["auroc"] is not None

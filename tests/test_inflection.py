@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from conftest import REFERENCE
 
 from replyguard.engine import Engine
 from replyguard.models import KnowledgeBase
 from replyguard.spelling.lexicon import english
 from replyguard.text.inflection import base_form, cue_variants, verb_forms
-
-from conftest import REFERENCE
 
 IRREGULAR = {form: ("write", "wrote", "written") for form in ("write", "wrote", "written")}
 

@@ -140,3 +140,23 @@ def test_replace_kb_keeps_rules_and_checks_against_the_new_kb(seed_kb):
     assert [str(a) for a in engine.host.kb.get_atoms() if str(a).startswith("(name")] == [
         '(name P1 "John Smith")'
     ]
+
+
+def test_a_relation_stated_from_both_ends_gets_its_inverse():
+    from replyguard.kb import complete_schema, kb_from_triples
+
+    kb = complete_schema(
+        kb_from_triples(
+            [
+                ["Tom Hanks", "wrote", "Larry Crowne"],
+                ["Larry Crowne", "written_by", "Tom Hanks"],
+                ["Ann", "sibling", "Bea"],
+                ["Bea", "sibling", "Ann"],
+                ["Ann", "admires", "Tom Hanks"],  # no fact states it from Tom Hanks's end
+            ]
+        )
+    )
+    inverse = {a: s.inverse for a, s in kb.attribute_schema.items()}
+    assert inverse["wrote"] == "written_by" and inverse["written_by"] == "wrote"
+    assert inverse["sibling"] == "sibling"
+    assert inverse["admires"] is None

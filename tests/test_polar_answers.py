@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from conftest import REFERENCE
 
 from replyguard.models import HallucinationType, Turn
-
-from conftest import REFERENCE
 
 
 def _answer(engine, question: str, reply: str):
@@ -64,8 +63,26 @@ def test_an_answer_against_the_kb_contradicts_it(engine, question, reply, sugges
         ("Is the Budget Review at 3pm?", "No, it is at 2pm."),
         ("Does John work in Engineering?", "Right now I can't say."),  # no answer: "Right now"
         ("Does John work in Engineering? Tell me.", "Sure thing, he does."),
-        ("John works in Marketing. Thanks!", "Yes, noted."),  # no question was asked
+        # a yes to a question that is not a yes/no question takes no side on its values
+        ("Is the Budget Review at 3pm or at 4pm?", "Yes, one of those."),
     ],
 )
 def test_an_answer_the_kb_agrees_with_or_no_answer_draws_no_flag(engine, question, reply):
     assert _polar_flags(_answer(engine, question, reply)) == []
+
+
+def test_a_reply_that_states_the_asked_value_is_checked_by_that_claim_not_by_its_yes(engine):
+    result = _answer(engine, "Is the Budget Review at 3pm?", "Yes, it is at 3pm.")
+    assert [f.content for f in _polar_flags(result)] == ["3pm"]
+
+
+def test_a_question_that_names_no_subject_asks_about_none(engine):
+    turns = [
+        Turn(id="T1", speaker="user", text="When is the Budget Review?"),
+        Turn(id="T2", speaker="assistant", text="The Budget Review is at 2pm."),
+        Turn(id="T3", speaker="user", text="Is there another meeting at 2pm?"),
+    ]
+    result = engine.postprocess(
+        "No, that is the only one.", turns[-1].text, turns, reference_time=REFERENCE
+    )
+    assert _polar_flags(result) == []

@@ -227,7 +227,32 @@ def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
         else:
             cues = list(dict.fromkeys([*given.cues, *inferred]))
             schema[attribute] = given.model_copy(update={"cues": cues})
+    for attribute, inverse in _infer_inverses(kb, schema).items():
+        if schema[attribute].inverse is None:
+            schema[attribute] = schema[attribute].model_copy(update={"inverse": inverse})
     return kb.model_copy(update={"attribute_schema": schema})
+
+
+def _infer_inverses(kb: KnowledgeBase, schema: dict[str, AttributeSchema]) -> dict[str, str]:
+    """Relations the KB states from both ends: B is A's inverse when every "x A y" between two
+    entities is matched by "y B x" ("wrote" and "written_by"; "sibling" is its own)."""
+    names = {e.id: fold(e.name) for e in kb.entities}
+    by_name = {fold(e.name) for e in kb.entities}
+    pairs: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for entity in kb.entities:
+        for attribute in entity.attributes:
+            if schema[attribute].value_type != ValueType.entity:
+                continue
+            for value in entity.values_of(attribute)[0]:
+                if fold(str(value)) in by_name:
+                    pairs[attribute].add((names[entity.id], fold(str(value))))
+    out = {}
+    for attribute, facts in pairs.items():
+        reversed_facts = {(y, x) for x, y in facts}
+        matches = [b for b, other in pairs.items() if reversed_facts <= other]
+        if len(matches) == 1:
+            out[attribute] = matches[0]
+    return out
 
 
 def _infer_type(kb: KnowledgeBase, attribute: str, entity_names: set[str]) -> ValueType:

@@ -123,6 +123,8 @@ class AttributeSchema(_Input):
     value_type: ValueType = ValueType.text
     cardinality: Cardinality = Cardinality.one
     cues: list[str] = Field(default_factory=list)
+    # the attribute stating the same relation from the other end ("written_by" for "wrote")
+    inverse: str | None = None
 
 
 class KnowledgeBase(_Input):

@@ -179,8 +179,17 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
             record.kb_confidence = kb_confidence(
                 engine.host.kb, attached.subject_id, attached.predicate
             )
-            head = "AddedKbGrade" if _one_more(engine, ctx, record) else "KbGrade"
-            kb_atom = (Sym(head), grade_atom(g), record.kb_confidence)
+            spec = engine.index.schema.get(attached.predicate)
+            if spec is not None and spec.cardinality == Cardinality.many:
+                kb_atom = (
+                    Sym("ListKbGrade"),
+                    grade_atom(g),
+                    record.kb_confidence,
+                    _adds_value(ctx, record),
+                    Sym(engine.kb.world),
+                )
+            else:
+                kb_atom = (Sym("KbGrade"), grade_atom(g), record.kb_confidence)
             source = kb_source(engine.host.kb, attached.subject_id, attached.predicate)
             record.evidence_atoms.extend(
                 str(a)
@@ -223,12 +232,9 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
     return validation
 
 
-def _one_more(engine: Engine, ctx: CallContext, record: ClaimRecord) -> bool:
-    """The claim adds a value to an attribute that holds several ("he also directed Insomnia"):
-    an additive word in its sentence, and a many-valued attribute."""
-    spec = engine.index.schema.get(record.attached.predicate)
-    if spec is None or spec.cardinality != Cardinality.many:
-        return False
+def _adds_value(ctx: CallContext, record: ClaimRecord) -> bool:
+    """The claim adds a value to the others ("he also directed Insomnia"): an additive word in
+    its sentence."""
     start, end = ctx.sentence_of(record.attached.value.start)
     return any(start <= m.start < end for m in ctx.reply.lexed.markers_of("additive-marker"))
 

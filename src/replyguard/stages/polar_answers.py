@@ -12,11 +12,19 @@ from typing import TYPE_CHECKING
 
 from replyguard.atoms import kb_confidence, kb_fact_atoms, kb_source, kb_values
 from replyguard.metta_host import Sym
-from replyguard.models import Cardinality, Evidence, HallucinationType, Span, ValueType
+from replyguard.models import (
+    Cardinality,
+    Evidence,
+    HallucinationType,
+    QuestionType,
+    Span,
+    ValueType,
+)
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.stages.facts import best_grade, grade_atom
 from replyguard.text.analysis import ReadText
+from replyguard.text.attachment import AttachedClaim
 from replyguard.text.lexer import LexedText
 from replyguard.text.questions import classify_question
 
@@ -32,6 +40,8 @@ def direct_answer(lexed: LexedText) -> tuple[str, Span] | None:
     answers nothing)."""
     text = lexed.text
     first = len(text) - len(text.lstrip(" \t\n\"'"))
+    if any(m.start == first for m in lexed.markers_of("non-answer")):
+        return None  # "No problem", "No worries"
     for marker in lexed.markers:
         if marker.start != first:
             continue
@@ -49,9 +59,18 @@ def polar_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     if answer is None:
         return []
     polarity, span = answer
+    # "Will it drizzle? - Yes, drizzle tomorrow": a reply that states the asked value itself is
+    # checked by that claim, which says which day or entity it means
+    restated = {_value(c) for c in ctx.reply.claims}
     out = []
     for claim in _asked_claims(ctx.query_reading):
-        if claim.subject_id is None or claim.negated:
+        # "Didn't he write it?" - "No": the answer is to the claim, negated or not; a subject the
+        # question does not name ("Is there another one?") is not what it asks about
+        if (
+            claim.subject_id is None
+            or claim.resolution in ("Implicit", "Unknown")
+            or _value(claim) in restated
+        ):
             continue
         values = kb_values(engine.host.kb, claim.subject_id, claim.predicate)
         if not values:
@@ -93,14 +112,20 @@ def polar_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     return out
 
 
-def _asked_claims(reading: ReadText) -> list:
-    """The claims of the yes/no questions in a turn ("Is it at 3pm?"), not of its statements."""
+def _value(claim: AttachedClaim) -> str:
+    return claim.value.value_key or claim.value.text.lower()
+
+
+def _asked_claims(reading: ReadText) -> list[AttachedClaim]:
+    """The claims a yes or no answers: those of a turn's yes/no questions ("Is it at 3pm?") and
+    of its statements ("I think he starred in it too." - "No, he didn't"), not those of its
+    other questions ("When is it?")."""
     lexed = reading.lexed
     questions = [
         (s.start, s.end)
         for s in lexed.sentences
-        if lexed.text[s.start : s.end].rstrip().endswith("?")
-        and classify_question(lexed.text[s.start : s.end]).question_type.value == "YesNo"
+        if not lexed.text[s.start : s.end].rstrip().endswith("?")
+        or classify_question(lexed.text[s.start : s.end]).question_type == QuestionType.YesNo
     ]
     return [
         c for c in reading.claims if any(start <= c.value.start < end for start, end in questions)

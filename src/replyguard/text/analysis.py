@@ -441,5 +441,23 @@ class Reader:
         if picked is None:
             return None
         attribute, basis = picked
+        if subject_id is None:
+            inverse = self._inverse(attribute, draft)
+            if inverse is not None:
+                return inverse
         name = referent.name if referent is not None else subject.lexeme.text
         return AttachedClaim(draft, name, subject_id, resolution, attribute, basis, draft.value)
+
+    def _inverse(self, attribute: str, draft: ClaimDraft) -> AttachedClaim | None:
+        """ "Jim Carrey wrote Larry Crowne", Jim Carrey unknown: read from Larry Crowne's end,
+        where the KB can check it ("Larry Crowne" written_by "Jim Carrey")."""
+        spec = self.index.schema.get(attribute)
+        if spec is None or spec.inverse is None or draft.subject is None:
+            return None
+        owners = {h.entity_id for h in self.index.names.get(draft.value.text)}
+        if len(owners) != 1:
+            return None
+        entity = self.index.entities[owners.pop()]
+        return AttachedClaim(
+            draft, entity.name, entity.id, "Inverse", spec.inverse, "Cue", draft.subject.lexeme
+        )

@@ -461,14 +461,22 @@ def _governing_cue(previous: list[Lexeme]) -> Lexeme | None:
     return None
 
 
+# Words that may stand between a relation word and its value: "is not a Romantic comedy".
+_BEFORE_VALUE = frozenset("a an the actually really also just truly".split())
+
+
 def _expects_value(previous: list[Lexeme]) -> bool:
-    """A name right after a relation word ("is", "works in", "from") is a value, not a subject."""
+    """A name right after a relation word ("is", "works in", "from", "is not a") is a value,
+    not a subject."""
     for lexeme in reversed(previous):
         if lexeme.cat in ("CUE", "COP", "NEG"):
             return True
         if lexeme.cat != "W":
             return False
-        return lexeme.text.lower().split()[-1] in {"in", "from", "at", "with", "to", "for", "by"}
+        words = lexeme.text.lower().split()
+        if words and all(w in _BEFORE_VALUE for w in words):
+            continue
+        return words[-1] in {"in", "from", "at", "with", "to", "for", "by"}
     return False
 
 

@@ -144,6 +144,7 @@ MARKER_KINDS = (
     "imperative-verb",
     "report-noun",
     "hypothetical-marker",
+    "non-answer",
     "generic-detail",
     "non-assertive",
     "discourse-opener",
