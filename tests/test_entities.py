@@ -92,3 +92,26 @@ def test_initials_belong_to_the_name_and_interjections_are_no_names(engine):
     ] == ["J.K. Rowling"]
     adverb = check(engine, "Interestingly, the budget review is on Monday.", "")
     assert not [k for k, _ in _types(adverb) if k == HallucinationType.NonexistentEntity]
+
+
+def test_a_place_written_in_lower_case_is_a_name_after_in_or_for():
+    from replyguard.engine import Engine
+    from replyguard.kb import kb_from_rows
+
+    engine = Engine(
+        kb_from_rows([{"location": "menlo park", "monday": "foggy"}], name_column="location")
+    )
+
+    def unknown(text):
+        return [
+            f.content
+            for f in check(engine, text).hallucination_flags
+            if f.hallucination_type == HallucinationType.NonexistentEntity
+        ]
+
+    assert unknown("It will be foggy in danville on Monday.") == ["danville"]
+    assert unknown("There is no frost forecast for grand rapids this week.") == ["grand rapids"]
+    assert unknown("It will be foggy in menlo park on Monday.") == []  # the KB's own
+    assert unknown("You can listen to it in reading mode.") == []  # a common word, not a place
+    assert unknown("I was born in danville.") == ["danville"]
+    assert unknown("danville is nice.") == []  # not after "in", "for", ...: only words

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from replyguard.models import ValueType
 from replyguard.text.lexicon import KBIndex, NameHit, WordLists
+from replyguard.text.places import place_at
 from replyguard.text.temporal import TemporalMention, find_temporal
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
 from replyguard.text.words import content_stems
@@ -252,6 +253,11 @@ class Lexer:
             if lexeme is not None:
                 return lexeme
         word = folded[i]
+        if not tok.is_capitalised and _after_locative(previous):
+            # "the weather in danville": a place name written in lower case
+            n = place_at(folded[:end], i)
+            if n and (n > 1 or not self._emphasis(word)):  # "in reading" is no place
+                return self._name(tokens, i, i + n)
         if word in self.words.pronouns:
             cat = "PRON_POSS" if word in _POSSESSIVE_PRONOUNS else "PRON"
             return _lexeme(tokens, i, i + 1, cat, pronoun=word)
@@ -393,6 +399,10 @@ class Lexer:
             return None  # "Ask Rebecca Stone", "Setting GPS": the name starts after the verb
         if j == i:
             return None
+        return self._name(tokens, i, j)
+
+    def _name(self, tokens, i, j) -> Lexeme:  # noqa: ANN001
+        """A name the KB does not list as written: a near spelling of one it does, or new."""
         lexeme = _lexeme(tokens, i, j, "NAME")
         fuzzy = self.index.fuzzy_name(lexeme.text, self.fuzzy_cutoff)
         if fuzzy is not None:
@@ -463,6 +473,17 @@ def _governing_cue(previous: list[Lexeme]) -> Lexeme | None:
 
 # Words that may stand between a relation word and its value: "is not a Romantic comedy".
 _BEFORE_VALUE = frozenset("a an the actually really also just truly".split())
+
+
+_LOCATIVES = frozenset("in for at near to from around outside".split())
+
+
+def _after_locative(previous: list[Lexeme]) -> bool:
+    """Right after "in", "for", "near" ...: where a place is named."""
+    if not previous or previous[-1].cat != "W":
+        return False
+    words = previous[-1].text.lower().split()
+    return bool(words) and words[-1] in _LOCATIVES
 
 
 def _expects_value(previous: list[Lexeme]) -> bool:
