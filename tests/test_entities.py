@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import check
+from conftest import REFERENCE, check
 
 from replyguard.models import HallucinationType
 
@@ -115,3 +115,36 @@ def test_a_place_written_in_lower_case_is_a_name_after_in_or_for():
     assert unknown("You can listen to it in reading mode.") == []  # a common word, not a place
     assert unknown("I was born in danville.") == ["danville"]
     assert unknown("danville is nice.") == []  # not after "in", "for", ...: only words
+
+
+def test_an_event_named_by_common_nouns_that_the_calendar_lacks_is_nonexistent():
+    from replyguard.engine import Engine
+    from replyguard.kb import kb_from_rows
+    from replyguard.models import Turn
+
+    calendar = kb_from_rows(
+        [
+            {"event": "dinner", "date": "the 6th", "time": "5pm"},
+            {"event": "taking medicine", "date": "the 7th", "time": "8am"},
+        ],
+        name_column="event",
+    )
+    engine = Engine(calendar)
+
+    def unknown(text, asked=""):
+        turns = [Turn(id="T1", speaker="user", text=asked)] if asked else []
+        return [
+            f.content
+            for f in engine.postprocess(
+                text, asked, turns, reference_time=REFERENCE
+            ).hallucination_flags
+            if f.hallucination_type == HallucinationType.NonexistentEntity
+        ]
+
+    assert unknown("Your tennis activity is at 11 am on Monday.") == ["tennis activity"]
+    assert unknown("You have a lab appointment at 5pm.") == ["lab appointment"]
+    assert unknown("Your dinner is at 5pm on the 6th.") == []  # the KB's
+    assert unknown("Your medicine is at 8am.") == []  # "taking medicine", by a word of its name
+    assert unknown("Your next appointment is at 5pm.") == []  # generic words name no event
+    assert unknown("Your yoga class is set for 5pm.", "Remind me of yoga at 5pm") == []
+    assert unknown("Your brother is coming along.") == []  # no date or time: no event

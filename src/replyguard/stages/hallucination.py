@@ -27,6 +27,7 @@ from replyguard.stages.logic_checks import logic_candidates
 from replyguard.stages.polar_answers import polar_candidates
 from replyguard.stages.restatement import restatement_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
+from replyguard.stages.unknown_events import unknown_event_candidates
 from replyguard.text.lexer import Lexeme
 from replyguard.values import value_key
 
@@ -43,6 +44,7 @@ def detect_hallucinations(
         *restatement_candidates(engine, ctx, reply_act),
         *_claim_candidates(engine, ctx),
         *_entity_candidates(engine, ctx),
+        *unknown_event_candidates(engine, ctx),
         *_unsupported_candidates(ctx),
         *ungrounded_candidates(ctx),
         *temporal_candidates(engine, ctx),

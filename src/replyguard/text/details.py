@@ -29,48 +29,50 @@ _BETWEEN_VALUES = frozenset("a an the at on in of , and".split())
 _NOT_A_NAME = frozenset({"event", "agenda"})
 
 
+def phrase_after(
+    lexed: LexedText, i: int, kinds: Callable[[str], tuple[object, ...]]
+) -> Lexeme | None:
+    """The phrase from token i (past articles and possessives) to the next preposition,
+    conjunction, verb of being, punctuation, KB value or date, as a DETAIL lexeme; None when it
+    is empty or made only of generic words ("a reminder")."""
+    tokens = lexed.tokens
+    taken = {k for lx in lexed.lexemes if lx.cat == "VAL" for k in range(lx.start_tok, lx.end_tok)}
+    while i < len(tokens) and tokens[i].lower in _SKIPPED:
+        i += 1
+    # "a reminder for the 8th at 5 pm for yoga": the detail follows the date and time
+    k = i
+    while k < len(tokens) and (k in taken or tokens[k].lower in _BETWEEN_VALUES):
+        k += 1
+    if k > i and k < len(tokens) and tokens[k].lower == "for":
+        return phrase_after(lexed, k + 1, kinds)
+    j = i
+    while (
+        j < len(tokens)
+        and j - i < _MAX_WORDS
+        and tokens[j].kind in ("word", "clitic")
+        and j not in taken
+        and tokens[j].lower not in _BOUNDARIES
+    ):
+        j += 1
+    words = [t.lower for t in tokens[i:j] if t.kind == "word"]
+    if not words or all("generic-detail" in kinds(w) for w in words):
+        return None
+    text = lexed.text[tokens[i].start : tokens[j - 1].end]
+    return Lexeme("DETAIL", i, j, tokens[i].start, tokens[j - 1].end, text)
+
+
 def request_details(
     lexed: LexedText,
     kinds: Callable[[str], tuple[object, ...]],
     is_person: Callable[[Lexeme], bool],
 ) -> dict[str, list[Lexeme]]:
-    """Slot -> the detail phrases a text gives for it, as DETAIL lexemes over their words.
+    """Slot -> the detail phrases a text gives for it (`phrase_after` each detail phrase).
 
-    A detail runs from the first word after its phrase (past articles and possessives) to the
-    next preposition, conjunction, verb of being, punctuation, KB value or date; one made only
-    of generic words ("a reminder") names nothing. `kinds` gives a word's word-list kinds and
-    `is_person` whether a name lexeme names a person."""
+    `kinds` gives a word's word-list kinds and `is_person` whether a name lexeme names a
+    person."""
     tokens = lexed.tokens
-    taken = {k for lx in lexed.lexemes if lx.cat == "VAL" for k in range(lx.start_tok, lx.end_tok)}
     names = {(lx.start_tok, lx.end_tok) for lx in lexed.lexemes if is_person(lx)}
     lowered = [t.lower for t in tokens]
-
-    def detail(i: int, slot: str) -> Lexeme | None:
-        while i < len(tokens) and tokens[i].lower in _SKIPPED:
-            i += 1
-        # "a reminder for the 8th at 5 pm for yoga": the detail follows the date and time
-        k = i
-        while k < len(tokens) and (k in taken or tokens[k].lower in _BETWEEN_VALUES):
-            k += 1
-        if k > i and k < len(tokens) and tokens[k].lower == "for":
-            return detail(k + 1, slot)
-        j = i
-        while (
-            j < len(tokens)
-            and j - i < _MAX_WORDS
-            and tokens[j].kind in ("word", "clitic")
-            and j not in taken
-            and tokens[j].lower not in _BOUNDARIES
-        ):
-            j += 1
-        words = [t.lower for t in tokens[i:j] if t.kind == "word"]
-        if not words or all("generic-detail" in kinds(w) for w in words):
-            return None
-        if slot in _NOT_A_NAME and (i, j) in names:
-            return None
-        text = lexed.text[tokens[i].start : tokens[j - 1].end]
-        return Lexeme("DETAIL", i, j, tokens[i].start, tokens[j - 1].end, text)
-
     out: dict[str, list[Lexeme]] = {}
     for marker in lexed.markers:
         if marker.kind.startswith(_MARKER):
@@ -82,7 +84,9 @@ def request_details(
             slot = "event"
         else:
             continue
-        found = detail(i, slot)
-        if found is not None:
+        found = phrase_after(lexed, i, kinds)
+        if found is not None and not (
+            slot in _NOT_A_NAME and (found.start_tok, found.end_tok) in names
+        ):
             out.setdefault(slot, []).append(found)
     return out

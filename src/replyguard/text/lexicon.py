@@ -145,6 +145,7 @@ MARKER_KINDS = (
     "report-noun",
     "hypothetical-marker",
     "non-answer",
+    "event-opener",
     "generic-detail",
     "non-assertive",
     "discourse-opener",
@@ -238,6 +239,7 @@ class KBIndex:
         self._fuzzy_blocks: dict[str, list[str]] = defaultdict(list)
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
         self._descriptors: dict[tuple[str, int], tuple[str, ...]] = {}
+        self.name_words: set[str] = set()  # every word of every name and alias, folded
         for entity in kb.entities:
             self._index_entity(entity)
         for attribute, spec in self.schema.items():
@@ -256,6 +258,7 @@ class KBIndex:
         for name in (entity.name, *entity.aliases):
             self.names.add(name, NameHit(entity.id, implicit=False))
             folded = fold(name)
+            self.name_words.update(folded.split())
             if folded:
                 self._fuzzy_blocks[folded[0]].append(folded)
                 self._fuzzy_owner[folded].append(entity.id)

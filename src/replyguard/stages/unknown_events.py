@@ -1,0 +1,82 @@
+"""Events the KB lacks, named by common nouns: "Your tennis activity is at 11 am" when the
+calendar holds no tennis activity.
+
+Capitalised names need no help to be noticed; calendar entries are named by ordinary words
+("dinner", "lab appointment"), so they are found by where they stand: after an `event-opener`
+("your", "you have a", metta/lexicon.metta) in a sentence that gives a date or a time, in a KB
+whose entities have dates or times. A phrase the KB, the dialogue or the passages name, or one
+made only of `generic-detail` words ("your next appointment"), names nothing new. The rules judge
+the candidate like any unknown name (`Unresolved` in metta/hallucination.metta).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replyguard.metta_host import Sym
+from replyguard.models import HallucinationType, Span, ValueType
+from replyguard.stages.candidates import Candidate
+from replyguard.stages.context import CallContext
+from replyguard.text.details import phrase_after
+from replyguard.text.lexer import Lexeme
+
+if TYPE_CHECKING:
+    from replyguard.engine import Engine
+
+_WHEN = frozenset({ValueType.date, ValueType.time, ValueType.datetime})
+
+
+def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
+    if not _has_events(engine):
+        return []
+    lexed = ctx.reply.lexed
+    kinds = engine.words.markers.get
+    out = []
+    for marker in lexed.markers_of("event-opener"):
+        start, end = ctx.sentence_of(marker.start)
+        if not any(
+            lx.cat == "VAL" and lx.value_type in _WHEN and start <= lx.start < end + 1
+            for lx in lexed.lexemes
+        ):
+            continue
+        i = next((k for k, t in enumerate(lexed.tokens) if t.start >= marker.end), None)
+        phrase = phrase_after(lexed, i, kinds) if i is not None else None
+        if phrase is None or _known(engine, ctx, phrase):
+            continue
+        similar = engine.index.fuzzy_name(phrase.text, float(engine.setting("similar-name-cutoff")))
+        out.append(
+            Candidate(
+                HallucinationType.NonexistentEntity,
+                (Sym("Unresolved"), False, True, similar is not None, False),
+                Span(start=phrase.start, end=phrase.end),
+                f"'{phrase.text}' is no event the knowledge base or the dialogue names",
+                suggestion="Check the event against the knowledge base",
+            )
+        )
+    return out
+
+
+def _has_events(engine: Engine) -> bool:
+    return any(spec.value_type in _WHEN for spec in engine.index.schema.values())
+
+
+def _known(engine: Engine, ctx: CallContext, phrase: Lexeme) -> bool:
+    """The KB, the dialogue or the passages name it, in full, by a near spelling or by one of
+    its words that is not generic ("your medicine" for "taking medicine", "your swimming class"
+    for "swimming activity")."""
+    if any(
+        lx.cat in ("ENT", "NAME") and phrase.start < lx.end and lx.start < phrase.end
+        for lx in ctx.reply.lexed.lexemes
+    ):
+        return True  # a name the lexer read: judged as a name
+    if engine.index.fuzzy_name(phrase.text, float(engine.setting("fuzzy-name-cutoff"))):
+        return True
+    words = [
+        w
+        for w in phrase.text.lower().split()
+        if "generic-detail" not in engine.words.markers.get(w)
+    ]
+    return any(
+        w in engine.index.name_words or ctx.dialogue.mentions(w) or ctx.passages.mentions(w)
+        for w in words
+    )
