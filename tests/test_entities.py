@@ -148,3 +148,27 @@ def test_an_event_named_by_common_nouns_that_the_calendar_lacks_is_nonexistent()
     assert unknown("Your next appointment is at 5pm.") == []  # generic words name no event
     assert unknown("Your yoga class is set for 5pm.", "Remind me of yoga at 5pm") == []
     assert unknown("Your brother is coming along.") == []  # no date or time: no event
+
+
+def test_capitalised_common_words_are_names_where_they_stand_alone_or_inside_a_name():
+    from replyguard.engine import Engine
+    from replyguard.kb import kb_from_rows
+
+    engine = Engine(
+        kb_from_rows(
+            [{"poi": "Valero", "address": "200 Alester Ave", "poi_type": "gas station"}],
+            name_column="poi",
+        )
+    )
+
+    def unknown(text):
+        return [
+            f.content
+            for f in check(engine, text).hallucination_flags
+            if f.hallucination_type == HallucinationType.NonexistentEntity
+        ]
+
+    assert unknown("The nearest gas station is Shell at 200 Alester Ave.") == ["Shell"]
+    assert unknown("Directions to Shell are on your screen.") == ["Shell"]
+    assert unknown("Pizza My Heart is the closest pizza place.") == ["Pizza My Heart"]
+    assert unknown("There are two Chinese restaurants and some Coffee places nearby.") == []

@@ -375,14 +375,17 @@ class Lexer:
                 and j > i
             )
         ):
-            if j > i and self.words.primary.longest(folded[:end], j) is not None:
-                break
+            inside = tokens[j].is_capitalised and j + 1 < end and tokens[j + 1].is_capitalised
+            if j > i and not inside and self.words.primary.longest(folded[:end], j) is not None:
+                break  # "Ana and", but "Pizza My Heart": a capitalised word inside a name
             j += 1
         while j > i and folded[j - 1] in _NAME_CONNECTORS:
             j -= 1
         if j - i == 1 and (
             folded[i] in _FUNCTION_WORDS
-            or self._emphasis(folded[i])  # "Coffee places", "Chinese restaurants": emphasis
+            # a common word: emphasis ("Coffee places", "Chinese restaurants"), unless it
+            # stands alone mid-sentence ("Directions to Shell are ...", "is Shell at ...")
+            or (self._emphasis(folded[i]) and (at_start or not _stands_alone(tokens, folded, i)))
             or self._not_a_name(folded[i])  # "Oh, ...", "Interestingly, ...", "Im sure"
             or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
             or (at_start and self._gerund(folded[i]))  # "Navigating to Stanford": a verb
@@ -473,6 +476,12 @@ def _governing_cue(previous: list[Lexeme]) -> Lexeme | None:
 
 # Words that may stand between a relation word and its value: "is not a Romantic comedy".
 _BEFORE_VALUE = frozenset("a an the actually really also just truly".split())
+
+
+def _stands_alone(tokens: list[Token], folded: list[str], i: int) -> bool:
+    """A word followed by punctuation, the end or a function word: not a modifier of the noun
+    after it."""
+    return i + 1 >= len(tokens) or tokens[i + 1].kind != "word" or folded[i + 1] in _FUNCTION_WORDS
 
 
 _LOCATIVES = frozenset("in for at near to from around outside".split())
