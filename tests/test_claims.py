@@ -267,3 +267,19 @@ def test_a_claim_about_a_subject_the_kb_lacks_is_checked_from_the_relations_othe
     )
     assert validation.status.kind == "Contradicted"
     assert result.corrected.corrected == "Tom Hanks wrote Larry Crowne."
+
+
+def test_its_before_a_value_is_it_is_typed_without_its_apostrophe():
+    from replyguard.engine import Engine
+    from replyguard.kb import kb_from_rows
+
+    engine = Engine(
+        kb_from_rows(
+            [{"poi": "Stanford Childrens Health", "distance": "5 miles"}], name_column="poi"
+        )
+    )
+    result = check(engine, "There is Stanford Childrens Health and its 6 miles away.", "")
+    assert [(c.subject, c.predicate, c.object) for c in result.factual_validation.claims] == [
+        ("Stanford Childrens Health", "distance", "6 miles")
+    ]
+    assert result.factual_validation.claim_validations[0].status.kind == "Contradicted"

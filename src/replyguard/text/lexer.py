@@ -530,6 +530,13 @@ def _merge_words(lexemes: list[Lexeme]) -> list[Lexeme]:
     out: list[Lexeme] = []
     for lexeme in lexemes:
         prev = out[-1] if out else None
+        if (
+            lexeme.cat == "VAL"
+            and prev is not None
+            and prev.cat == "PRON_POSS"
+            and prev.text.lower() == "its"
+        ):
+            prev.cat, prev.pronoun = "PRON", "it"  # "its 6 miles away": "it's" without its "'"
         if lexeme.cat == "W" and prev is not None and prev.cat == "W":
             gap = " " if lexeme.start > prev.end else ""
             out[-1] = Lexeme(
