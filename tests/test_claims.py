@@ -283,3 +283,72 @@ def test_its_before_a_value_is_it_is_typed_without_its_apostrophe():
         ("Stanford Childrens Health", "distance", "6 miles")
     ]
     assert result.factual_validation.claim_validations[0].status.kind == "Contradicted"
+
+
+NAVIGATION = [
+    {
+        "poi": "Hotel Keen",
+        "poi_type": "rest stop",
+        "distance": "5 miles",
+        "address": "578 Arbol Dr",
+    },
+    {
+        "poi": "Four Seasons",
+        "poi_type": "rest stop",
+        "distance": "3 miles",
+        "address": "465 Arcadia Pl",
+    },
+    {
+        "poi": "Coupa",
+        "poi_type": "coffee or tea place",
+        "distance": "1 miles",
+        "address": "394 Van Ness Ave",
+    },
+    {
+        "poi": "Sigona Farmers Market",
+        "poi_type": "grocery store",
+        "distance": "2 miles",
+        "address": "638 Amherst St",
+    },
+]
+
+
+@pytest.fixture(scope="module")
+def navigation():
+    from replyguard.engine import Engine
+    from replyguard.kb import kb_from_rows
+
+    return Engine(kb_from_rows(NAVIGATION, name_column="poi"))
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # the one entity a description fits, a superlative choosing among several
+        ("The nearest rest stop is at 465 Arcadia Pl.", [("Four Seasons", "address", "Verified")]),
+        (
+            "The nearest rest stop is at 578 Arbol Dr.",
+            [("Four Seasons", "address", "Contradicted")],
+        ),
+        ("The farthest rest stop is 3 miles away.", [("Hotel Keen", "distance", "Contradicted")]),
+        ("The coffee or tea place is 4 miles away.", [("Coupa", "distance", "Contradicted")]),
+        ("A rest stop is 4 miles away.", []),  # two fit, and nothing chooses
+        # "the closest X is Y": X describes Y
+        (
+            "The closest coffee or tea place is Sigona Farmers Market.",
+            [("Sigona Farmers Market", "poi_type", "Contradicted")],
+        ),
+    ],
+)
+def test_a_definite_description_names_the_entity_it_fits(navigation, reply, expected):
+    result = check(navigation, reply, "")
+    got = [
+        (c.subject, c.predicate, v.status.kind)
+        for c, v in zip(
+            result.factual_validation.claims,
+            result.factual_validation.claim_validations,
+            strict=True,
+        )
+        if c.predicate != "poi_type" or "Sigona" in reply
+    ]
+    assert got == expected

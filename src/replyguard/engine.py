@@ -45,6 +45,7 @@ _WORD_LIST_HEADS = (
     "common-attribute",
     "dwelling-noun",
     "verb-forms",
+    "superlative",
 )
 
 

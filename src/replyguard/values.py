@@ -168,6 +168,24 @@ def year_key(text: str) -> str | None:
     return iso[:4] if iso else None
 
 
+_FIRST_NUMBER = re.compile(r"-?\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def order_key(value_type: ValueType, text: str) -> float | str | None:
+    """What values of one type are ordered by ("5 miles" < "7 miles", "09:00" < "14:00");
+    None for a value with no order."""
+    match value_type:
+        case ValueType.number | ValueType.money | ValueType.percent | ValueType.duration:
+            m = _FIRST_NUMBER.search(text)  # one attribute's values share their unit
+            return _number(m[0]) if m else None
+        case ValueType.time:
+            return normalise_time(text)
+        case ValueType.date | ValueType.datetime:
+            return normalise_date(text)
+        case _:
+            return None
+
+
 def value_key(value_type: ValueType, text: str) -> str:
     """The canonical comparison key of a value of the given type (falls back to the text key)."""
     key: str | None

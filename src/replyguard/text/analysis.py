@@ -22,7 +22,7 @@ from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import stem
-from replyguard.values import fold
+from replyguard.values import fold, order_key
 
 _ORG_WORDS = {
     "inc",
@@ -358,6 +358,10 @@ class Reader:
             named = [m for m in named if m[0] >= value.end]
         cued = draft.subject is None or named
         owners = value.attributes or (draft.cues if draft.basis == "Cue" and cued else ())
+        if draft.foreign and draft.described_by is not None and not draft.negated:
+            described = self._described(draft, sentence)
+            if described is not None:
+                return described
         if draft.negated or (draft.foreign and not (draft.basis == "Cue" and not named)):
             return None
         if not owners:
@@ -382,6 +386,43 @@ class Reader:
         return AttachedClaim(
             draft, entity.name, entity.id, "Implicit", picked[0], picked[1], draft.value
         )
+
+    def _described(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
+        """ "The nearest rest stop is at 347 Alta Mesa Ave": the one entity that holds the
+        describing value ("rest stop") is what the clause is about."""
+        kind = draft.described_by
+        assert kind is not None
+        holders = sorted({h for a in kind.attributes for h in self.index.holders(a, kind.text)})
+        if len(holders) > 1:
+            holders = self._extreme(holders, draft.description_lead)
+        if len(holders) != 1:
+            return None
+        entity = self.index.entities[holders[0]]
+        picked = choose_attribute(draft, entity.id, self.index, sentence.words_for(draft.value))
+        if picked is None:
+            return None
+        return AttachedClaim(
+            draft, entity.name, entity.id, "Description", picked[0], picked[1], draft.value
+        )
+
+    def _extreme(self, ids: list[str], lead: str) -> list[str]:
+        """Of several entities a description fits, the one a superlative in it picks: "the
+        nearest" is the one with the least distance (`superlative` in metta/lexicon.metta)."""
+        for word in lead.lower().split():
+            for cue, order in self.words.superlatives.get(word, ()):
+                for attribute in self.index.cues.get(cue):
+                    ranked = sorted(
+                        (k, i)
+                        for i in ids
+                        for v in self.index.entities[i].values_of(attribute)[0][:1]
+                        if (k := order_key(self.index.attribute_type(attribute), str(v)))
+                        is not None
+                    )
+                    if len(ranked) == len(ids):
+                        best = ranked[0] if order == "Min" else ranked[-1]
+                        if sum(k == best[0] for k, _ in ranked) == 1:
+                            return [best[1]]
+        return ids
 
     def _attach_by_type(
         self, draft: ClaimDraft, resolver: ReferenceResolver, sentence: _Sentence

@@ -29,6 +29,7 @@ class Subject:
     possessive: bool = False
     oblique: bool = False  # after a preposition ("the meeting with John"): not the clause subject
     topical: bool = False  # "in Chicago": where a clause's facts hold, when it names no subject
+    predicative: bool = False  # after a verb of being: "the closest one is Sigona"
 
 
 # A name right after one of these is a prepositional object, not what the clause is about.
@@ -77,6 +78,10 @@ class ClaimDraft:
     shared: bool = False  # carried to this subject by "same ... as"
     direct: bool = False  # nothing but plain words between subject and value ("dinner, 5 PM")
     foreign: bool = False  # the clause is about an unnamed noun phrase ("the nearest rest stop")
+    # a value inside that noun phrase, which may pick out the entity it means ("rest stop"),
+    # and the words before it ("the nearest")
+    described_by: Lexeme | None = None
+    description_lead: str = ""
 
 
 _DETERMINERS = frozenset("the a an this that these those our your their his her its my".split())
@@ -195,6 +200,7 @@ class ClaimTransformer(Transformer):
         elif words and _after_preposition(words[-1].text):
             subject.oblique = True
             subject.topical = _preposition(words[-1].text) in _TOPICAL_PREPOSITIONS
+        subject.predicative = any(w.cat == "COP" for w in words)
         return subject
 
     def value_phrase(self, items: list) -> ValuePhrase:
@@ -256,6 +262,7 @@ class ClaimTransformer(Transformer):
                 subject = None  # "... that the team might reorganise next year"
                 foreign = clause.opener == "noun-phrase"
             topic = next((i for i in clause.items if isinstance(i, Subject) and i.topical), None)
+            description: ValuePhrase | None = None  # "the nearest rest stop": names the kind
             for item in clause.items:
                 if isinstance(item, Subject):
                     if item.oblique:
@@ -264,6 +271,10 @@ class ClaimTransformer(Transformer):
                         continue
                     if _expletive(item):
                         continue  # "it will rain in Chicago": "it" names nothing
+                    if foreign and item.predicative and item.kind == "entity":
+                        # "the closest coffee place is Sigona": the description is Sigona's
+                        for draft in current:
+                            draft.subject, draft.foreign = item, False
                     subject, named, foreign = item, True, False
                 elif isinstance(item, Share):
                     shared = list(previous_clause or current)  # a copy: current grows below
@@ -304,8 +315,14 @@ class ClaimTransformer(Transformer):
                             copula=item.copula,
                             direct=direct,
                             foreign=foreign,
+                            described_by=description.value if foreign and description else None,
+                            description_lead=" ".join(w.text for w in description.lead)
+                            if foreign and description
+                            else "",
                         )
                     )
+                    if foreign and description is None and not item.copula:
+                        description = item
             drafts.extend(current)
             previous_clause = current or previous_clause
         return drafts

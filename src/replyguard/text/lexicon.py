@@ -176,6 +176,10 @@ class WordLists:
     common_attributes: set[str] = field(default_factory=set)
     dwelling_nouns: set[str] = field(default_factory=set)  # "house": "jills house" is Jill's
     irregular_verbs: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # any form
+    # "nearest" -> [("distance", "Min")]: which attribute a superlative orders by, which way
+    superlatives: dict[str, list[tuple[str, str]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
 
     @classmethod
     def from_facts(cls, facts: Mapping[str, Iterable[Sequence[str]]]) -> WordLists:
@@ -196,6 +200,8 @@ class WordLists:
         }
         lists.common_attributes = {str(a) for (a,) in facts.get("common-attribute", ())}
         lists.dwelling_nouns = {fold(str(a)) for (a,) in facts.get("dwelling-noun", ())}
+        for word, cue, order in facts.get("superlative", ()):
+            lists.superlatives[fold(str(word))].append((str(cue), str(order)))
         for forms in facts.get("verb-forms", ()):
             entry = tuple(fold(str(f)) for f in forms)
             for form in reversed(entry):  # a base that is also a past ("read") stays a base
@@ -240,6 +246,7 @@ class KBIndex:
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
         self._descriptors: dict[tuple[str, int], tuple[str, ...]] = {}
         self.name_words: set[str] = set()  # every word of every name and alias, folded
+        self._holders: dict[tuple[str, str], list[str]] | None = None
         for entity in kb.entities:
             self._index_entity(entity)
         for attribute, spec in self.schema.items():
@@ -253,6 +260,17 @@ class KBIndex:
         for attribute, phrases in words.cue_synonyms.items():
             for cue in phrases:
                 self.cues.add(cue, attribute)
+
+    def holders(self, attribute: str, value: str) -> list[str]:
+        """The ids of the entities holding a value of an attribute (folded comparison); the
+        table is built on first use."""
+        if self._holders is None:
+            self._holders = defaultdict(list)
+            for entity in self.entities.values():
+                for name in entity.attributes:
+                    for held in entity.values_of(name)[0]:
+                        self._holders[(name, fold(str(held)))].append(entity.id)
+        return self._holders.get((attribute, fold(value)), [])
 
     def _index_entity(self, entity) -> None:  # noqa: ANN001 - models.Entity
         for name in (entity.name, *entity.aliases):
