@@ -46,6 +46,7 @@ _WORD_LIST_HEADS = (
     "dwelling-noun",
     "verb-forms",
     "superlative",
+    "range-bounds",
 )
 
 

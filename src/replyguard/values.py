@@ -245,7 +245,11 @@ class Grade:
 
 
 def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
-    """A less precise claim that agrees with the KB value (a year or weekday of a KB date)."""
+    """A less precise claim that agrees with the KB value: a year or weekday of a KB date, a
+    number without the KB's unit ("80" in "80-100F")."""
+    if value_type == ValueType.number:
+        bare, measured = number_key(claimed), number_key(kb)
+        return bare is not None and " " not in bare and (measured or "").split(" ")[0] == bare
     if value_type in (ValueType.date, ValueType.datetime, ValueType.year):
         kb_iso = normalise_date(kb) or (kb if YEAR_RE.fullmatch(kb.strip()) else None)
         if not kb_iso:

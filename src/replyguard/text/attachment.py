@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from replyguard.models import ValueType
+from replyguard.models import Entity, ValueType
 from replyguard.text.claims import ClaimDraft
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import stem
+from replyguard.values import order_key
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
 _YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
@@ -57,6 +58,34 @@ class AttachedClaim:
     @property
     def negated(self) -> bool:
         return self.draft.negated
+
+
+def _bounding(pair: list[str], entity: Entity | None, value: Lexeme, index: KBIndex) -> str | None:
+    """Of two attributes that bound a range ("monday_low", "monday_high": their names differ
+    in a `range-bounds` pair of metta/lexicon.metta), the one a value is said of: the bound it
+    equals, else the nearer bound when it lies outside the range; a value inside the range
+    ("60F" between 50F and 70F) is no claim on either bound."""
+    first, second = (a.lower().split("_") for a in pair)
+    differ = [(x, y) for x, y in zip(first, second, strict=False) if x != y]
+    if entity is None or len(first) != len(second) or len(differ) != 1:
+        return None
+    if differ[0] not in index.range_bounds and differ[0][::-1] not in index.range_bounds:
+        return None
+    vtype = index.attribute_type(pair[0])
+    claimed = order_key(vtype, value.text)
+    bounds = []
+    for attribute in pair:
+        held = entity.values_of(attribute)[0]
+        key = order_key(vtype, str(held[0])) if len(held) == 1 else None
+        if key is None or claimed is None or type(key) is not type(claimed):
+            return None
+        bounds.append((key, attribute))
+    (low, low_attr), (high, high_attr) = sorted(bounds)
+    if claimed == low or claimed < low:
+        return low_attr
+    if claimed == high or claimed > high:
+        return high_attr
+    return None
 
 
 def affinity(attribute: str, words: frozenset[str]) -> int:
@@ -103,12 +132,10 @@ def choose_attribute(
             return -affinity(a, words), a not in held
 
         ranked = sorted(candidates, key=rank)
-        if (
-            affinity(ranked[0], words) > 0
-            and len(ranked) > 1
-            and rank(ranked[1]) == rank(ranked[0])
-        ):
-            return None
+        tied = [a for a in ranked if rank(a) == rank(ranked[0])]
+        if affinity(ranked[0], words) > 0 and len(tied) > 1:
+            # "60F on Monday", between monday_low and monday_high: read against their range
+            return _bounding(tied, entity, value, index) if len(tied) == 2 else None
         return ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
@@ -135,8 +162,10 @@ def choose_attribute(
             if a in index.schema and fits(a) and index.attribute_type(a) not in _TEXTUAL
         ]
         ranked = sorted(typed, key=lambda a: -affinity(a, words))
-        if len(ranked) == 1 or (
-            len(ranked) > 1 and affinity(ranked[0], words) > affinity(ranked[1], words)
-        ):
+        top = [a for a in ranked if affinity(a, words) == affinity(ranked[0], words)]
+        if len(top) == 1:
             return ranked[0], "Type"
+        if len(top) == 2 and affinity(top[0], words) > 0:
+            bound = _bounding(top, entity, value, index)
+            return None if bound is None else (bound, "Type")
     return None

@@ -176,6 +176,7 @@ class WordLists:
     common_attributes: set[str] = field(default_factory=set)
     dwelling_nouns: set[str] = field(default_factory=set)  # "house": "jills house" is Jill's
     irregular_verbs: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # any form
+    range_bounds: set[tuple[str, str]] = field(default_factory=set)  # ("low", "high")
     # "nearest" -> [("distance", "Min")]: which attribute a superlative orders by, which way
     superlatives: dict[str, list[tuple[str, str]]] = field(
         default_factory=lambda: defaultdict(list)
@@ -200,6 +201,9 @@ class WordLists:
         }
         lists.common_attributes = {str(a) for (a,) in facts.get("common-attribute", ())}
         lists.dwelling_nouns = {fold(str(a)) for (a,) in facts.get("dwelling-noun", ())}
+        lists.range_bounds = {
+            (fold(str(a)), fold(str(b))) for a, b in facts.get("range-bounds", ())
+        }
         for word, cue, order in facts.get("superlative", ()):
             lists.superlatives[fold(str(word))].append((str(cue), str(order)))
         for forms in facts.get("verb-forms", ()):
@@ -246,6 +250,7 @@ class KBIndex:
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
         self._descriptors: dict[tuple[str, int], tuple[str, ...]] = {}
         self.name_words: set[str] = set()  # every word of every name and alias, folded
+        self.range_bounds = words.range_bounds
         self._holders: dict[tuple[str, str], list[str]] | None = None
         for entity in kb.entities:
             self._index_entity(entity)
