@@ -249,3 +249,18 @@ def test_details_after_a_date_and_names_that_say_who_not_what(engine):
     medicine = [Turn(speaker="user", text="Set a reminder to take medicine with Jon at 5pm.")]
     ok = check(engine, "Reminder set for Jon to take medicine at 5pm.", "", medicine)
     assert not _flags(ok, H.ContradictsPrior)  # "for Jon" is who it is for, not the event
+
+
+def test_a_request_marked_late_in_the_turn_and_an_event_stated_as_i_have_a(engine):
+    request = [
+        Turn(speaker="user", text="i have a meeting on the 12th of august at 5:50, remind me")
+    ]
+    wrong = check(
+        engine, "I have set a reminder for your medicine on August 12th at 5:50", "", request
+    )
+    assert [f.content for f in _flags(wrong, H.ContradictsPrior)] == ["medicine"]
+    ok = check(engine, "I have set a reminder for your meeting on August 12th at 5:50", "", request)
+    assert not _flags(ok, H.ContradictsPrior)
+    statement = [Turn(speaker="user", text="i have a meeting on the 12th of august at 5:50")]
+    told = check(engine, "I have set a reminder for your medicine on August 12th.", "", statement)
+    assert not _flags(told, H.ContradictsPrior)  # nothing was requested

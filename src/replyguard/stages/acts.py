@@ -53,7 +53,9 @@ def classify_turn_act(text: str, given: str | None, words: WordLists) -> str:
     """Question, Request, Greeting, Thanks or Statement (a given `act` wins)."""
     if given:
         return given
-    if _markers_at_start(text, words, "request-marker"):
+    if _markers_at_start(text, words, "request-marker") or _markers_in(
+        text, words, "late-request-marker"
+    ):
         return "Request"
     if _markers_at_start(text, words, "thanks-marker"):
         return "Thanks"

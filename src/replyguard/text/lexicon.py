@@ -146,6 +146,7 @@ MARKER_KINDS = (
     "hypothetical-marker",
     "non-answer",
     "event-opener",
+    "late-request-marker",
     "generic-detail",
     "non-assertive",
     "discourse-opener",
