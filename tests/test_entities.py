@@ -128,6 +128,7 @@ def test_an_event_named_by_common_nouns_that_the_calendar_lacks_is_nonexistent()
             {"event": "taking medicine", "date": "the 7th", "time": "8am"},
         ],
         name_column="event",
+        entity_type="Event",
     )
     engine = Engine(calendar)
 
@@ -148,6 +149,7 @@ def test_an_event_named_by_common_nouns_that_the_calendar_lacks_is_nonexistent()
     assert unknown("Your next appointment is at 5pm.") == []  # generic words name no event
     assert unknown("Your yoga class is set for 5pm.", "Remind me of yoga at 5pm") == []
     assert unknown("Your brother is coming along.") == []  # no date or time: no event
+    assert unknown("Your booking is complete, the dinner is at 5pm.") == []  # another clause
 
 
 def test_capitalised_common_words_are_names_where_they_stand_alone_or_inside_a_name():

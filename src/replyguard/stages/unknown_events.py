@@ -3,8 +3,8 @@ calendar holds no tennis activity.
 
 Capitalised names need no help to be noticed; calendar entries are named by ordinary words
 ("dinner", "lab appointment"), so they are found by where they stand: after an `event-opener`
-("your", "you have a", metta/lexicon.metta) in a sentence that gives a date or a time, in a KB
-whose entities have dates or times. A phrase the KB, the dialogue or the passages name, or one
+("your", "you have a", metta/lexicon.metta) in a clause that gives a date or a time, in a KB
+that lists events with dates or times. A phrase the KB, the dialogue or the passages name, or one
 made only of `generic-detail` words ("your next appointment"), names nothing new. The rules judge
 the candidate like any unknown name (`Unresolved` in metta/hallucination.metta).
 """
@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from replyguard.metta_host import Sym
-from replyguard.models import HallucinationType, Span, ValueType
+from replyguard.models import EntityType, HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.text.details import phrase_after
-from replyguard.text.lexer import Lexeme
+from replyguard.text.lexer import LexedText, Lexeme
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -33,15 +33,9 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
     kinds = engine.words.markers.get
     out = []
     for marker in lexed.markers_of("event-opener"):
-        start, end = ctx.sentence_of(marker.start)
-        if not any(
-            lx.cat == "VAL" and lx.value_type in _WHEN and start <= lx.start < end + 1
-            for lx in lexed.lexemes
-        ):
-            continue
         i = next((k for k, t in enumerate(lexed.tokens) if t.start >= marker.end), None)
         phrase = phrase_after(lexed, i, kinds) if i is not None else None
-        if phrase is None or _known(engine, ctx, phrase):
+        if phrase is None or not _dated(lexed, phrase, ctx) or _known(engine, ctx, phrase):
             continue
         similar = engine.index.fuzzy_name(phrase.text, float(engine.setting("similar-name-cutoff")))
         out.append(
@@ -56,8 +50,25 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
     return out
 
 
+def _dated(lexed: LexedText, phrase: Lexeme, ctx: CallContext) -> bool:
+    """A date or time follows the phrase in its clause: "your dinner is at 5pm", not "your
+    booking is complete, the train leaves at 5"."""
+    _, end = ctx.sentence_of(phrase.start)
+    for lexeme in lexed.lexemes:
+        if lexeme.start < phrase.end or lexeme.start > end:
+            continue
+        if lexeme.cat == "SEP":
+            return False
+        if lexeme.cat == "VAL" and lexeme.value_type in _WHEN:
+            return True
+    return False
+
+
 def _has_events(engine: Engine) -> bool:
-    return any(spec.value_type in _WHEN for spec in engine.index.schema.values())
+    """A KB that lists events, with dates or times: a calendar."""
+    return any(spec.value_type in _WHEN for spec in engine.index.schema.values()) and any(
+        e.type == EntityType.Event for e in engine.index.entities.values()
+    )
 
 
 def _known(engine: Engine, ctx: CallContext, phrase: Lexeme) -> bool:
