@@ -192,14 +192,18 @@ def test_the_train_in_focus_is_what_a_noun_phrase_with_a_cue_speaks_of():
 
 
 def test_a_temperature_without_low_or_high_is_read_against_the_days_range(weather):
-    # a range: each end against the bound it equals or lies beyond
+    # a range: each end against its own bound
     assert _claims(weather, "It will be 60-70F on Monday in Oakland.") == {
         ("Oakland", "monday_low", "60"): "Verified",
         ("Oakland", "monday_high", "70F"): "Verified",
     }
     assert _claims(weather, "It will be 80-100F on Monday in Oakland.") == {
-        ("Oakland", "monday_high", "80"): "Contradicted",
+        ("Oakland", "monday_low", "80"): "Contradicted",
         ("Oakland", "monday_high", "100F"): "Contradicted",
+    }
+    assert _claims(weather, "It will be between 60 to 50F on Monday in Oakland.") == {
+        ("Oakland", "monday_low", "60"): "Verified",
+        ("Oakland", "monday_high", "50F"): "Contradicted",
     }
     # one temperature: below the low, or inside the range (no claim on either bound)
     assert _claims(weather, "It will be 30F on Monday in Oakland.") == {

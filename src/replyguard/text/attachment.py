@@ -60,11 +60,14 @@ class AttachedClaim:
         return self.draft.negated
 
 
-def _bounding(pair: list[str], entity: Entity | None, value: Lexeme, index: KBIndex) -> str | None:
+def _bounding(
+    pair: list[str], entity: Entity | None, value: Lexeme, index: KBIndex, end: str | None
+) -> str | None:
     """Of two attributes that bound a range ("monday_low", "monday_high": their names differ
     in a `range-bounds` pair of metta/lexicon.metta), the one a value is said of: the bound it
     equals, else the nearer bound when it lies outside the range; a value inside the range
-    ("60F" between 50F and 70F) is no claim on either bound."""
+    ("60F" between 50F and 70F) is no claim on either bound. Each end of a range ("80-100F")
+    is said of its own bound."""
     first, second = (a.lower().split("_") for a in pair)
     differ = [(x, y) for x, y in zip(first, second, strict=False) if x != y]
     if entity is None or len(first) != len(second) or len(differ) != 1:
@@ -81,6 +84,8 @@ def _bounding(pair: list[str], entity: Entity | None, value: Lexeme, index: KBIn
             return None
         bounds.append((key, attribute))
     (low, low_attr), (high, high_attr) = sorted(bounds)
+    if end is not None:  # "80-100F": each end of a range against its own bound
+        return low_attr if end == "low" else high_attr
     if claimed == low or claimed < low:
         return low_attr
     if claimed == high or claimed > high:
@@ -135,7 +140,9 @@ def choose_attribute(
         tied = [a for a in ranked if rank(a) == rank(ranked[0])]
         if affinity(ranked[0], words) > 0 and len(tied) > 1:
             # "60F on Monday", between monday_low and monday_high: read against their range
-            return _bounding(tied, entity, value, index) if len(tied) == 2 else None
+            return (
+                _bounding(tied, entity, value, index, draft.range_end) if len(tied) == 2 else None
+            )
         return ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
@@ -166,6 +173,6 @@ def choose_attribute(
         if len(top) == 1:
             return ranked[0], "Type"
         if len(top) == 2 and affinity(top[0], words) > 0:
-            bound = _bounding(top, entity, value, index)
+            bound = _bounding(top, entity, value, index, draft.range_end)
             return None if bound is None else (bound, "Type")
     return None

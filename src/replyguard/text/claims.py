@@ -18,6 +18,7 @@ from lark.exceptions import LarkError, UnexpectedInput
 from lark.lexer import Lexer
 
 from replyguard.errors import RuleError
+from replyguard.models import ValueType
 from replyguard.text.lexer import Lexeme
 
 
@@ -82,6 +83,7 @@ class ClaimDraft:
     # and the words before it ("the nearest")
     described_by: Lexeme | None = None
     description_lead: str = ""
+    range_end: str | None = None  # "low" / "high": an end of a range ("80-100F", "60 to 70")
 
 
 _DETERMINERS = frozenset("the a an this that these those our your their his her its my".split())
@@ -323,9 +325,23 @@ class ClaimTransformer(Transformer):
                     )
                     if foreign and description is None and not item.copula:
                         description = item
+                    _mark_range(current, item.lead)
             drafts.extend(current)
             previous_clause = current or previous_clause
         return drafts
+
+
+_RANGE_JOINS = frozenset({"-", "–", "to"})
+
+
+def _mark_range(drafts: list[ClaimDraft], lead: list[Lexeme]) -> None:
+    """Two numbers joined by "-" or "to" ("80-100F") are the low and the high end of a range;
+    `lead` is the words before the second."""
+    if len(drafts) < 2 or len(lead) != 1 or lead[0].text.strip().lower() not in _RANGE_JOINS:
+        return
+    first, second = drafts[-2], drafts[-1]
+    if all(d.value.value_type == ValueType.number for d in (first, second)):
+        first.range_end, second.range_end = "low", "high"
 
 
 def extract_drafts(
