@@ -352,3 +352,41 @@ def test_a_definite_description_names_the_entity_it_fits(navigation, reply, expe
         if c.predicate != "poi_type" or "Sigona" in reply
     ]
     assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("The author of Scarlet is Marissa Meyer.", ("Marissa Meyer", False, "Verified")),
+        ("Marissa Meyer is the author of Scarlet.", ("Marissa Meyer", False, "Verified")),
+        (
+            "The author of Scarlet is actually J.K. Rowling.",
+            ("J.K. Rowling", False, "Contradicted"),
+        ),
+        ("J.K. Rowling is the author of Scarlet.", ("J.K. Rowling", False, "Contradicted")),
+        ("Marissa Meyer is not the author of Scarlet.", ("Marissa Meyer", True, "Contradicted")),
+    ],
+)
+def test_the_cue_of_a_name_is_that_names_attribute_whichever_side_it_stands(reply, expected):
+    from replyguard.engine import Engine
+    from replyguard.models import KnowledgeBase
+
+    engine = Engine(
+        KnowledgeBase.model_validate(
+            {
+                "entities": [
+                    {"id": "S", "name": "Scarlet", "attributes": {"written_by": "Marissa Meyer"}},
+                    {"id": "M", "name": "Marissa Meyer", "attributes": {"wrote": "Scarlet"}},
+                ],
+                "schema": {
+                    "written_by": {"value_type": "entity", "cues": ["author"]},
+                    "wrote": {"value_type": "entity"},
+                },
+            }
+        )
+    )
+    result = check(engine, reply, "")
+    (claim,) = result.factual_validation.claims
+    (validation,) = result.factual_validation.claim_validations
+    assert (claim.subject, claim.predicate) == ("Scarlet", "written_by")
+    assert (claim.object, claim.negated, validation.status.kind) == expected

@@ -527,6 +527,16 @@ def test_every_fact_is_stored_from_both_ends_and_labels_read_their_inverse_marke
     assert kb.attribute_schema["starring"].value_type == "entity"
 
 
+def test_relations_are_named_by_agent_nouns_too():
+    from replyguard.engine import Engine
+
+    kb, _ = halueval.knowledge_kb("Scarlet is written by Marissa Meyer")
+    engine = Engine(kb)
+    result = engine.postprocess("The author of Scarlet is J.K. Rowling.", "", [])
+    statuses = [v.status.kind for v in result.factual_validation.claim_validations]
+    assert statuses == ["Contradicted"]
+
+
 def test_a_record_gives_a_right_and_a_hallucinated_case_over_the_same_history(tmp_path):
     (tmp_path / "dialogue_dev.jsonl").write_text(json.dumps(IRON_MAN) + "\n\n")
     right, wrong = halueval.iter_halueval_cases(tmp_path)

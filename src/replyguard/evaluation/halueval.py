@@ -55,6 +55,18 @@ PLAIN_RELATIONS: dict[str, tuple[str, str | None]] = {
     "has a celebrity friend": ("celebrity_friend", "celebrity_friend"),
     "was released": ("release_year", None),
 }
+# How replies name the relations besides the knowledge's own phrasing (the engine reads every
+# form of a relation's verb by itself): agent nouns ("the author of Scarlet is ...", "the
+# Eagles' owner") and the verbs of a film's cast.
+# "The author of Scarlet is X" and "X is the author of Scarlet" both say Scarlet's written_by.
+RELATION_CUES: dict[str, list[str]] = {
+    "written_by": ["author", "writer"],
+    "directed_by": ["director"],
+    "produced_by": ["producer"],
+    "music_by": ["composer"],
+    "starred_in": ["appeared in", "acted in", "played in"],
+    "team_owned_of": ["owner", "owned by"],
+}
 # "2013 was the year that released Fueled" states Fueled's release year: subject and object swap.
 SWAPPED_RELATIONS: dict[str, str] = {"was the year that released": "release_year"}
 # Graph labels that are one relation read from either end.
@@ -190,7 +202,7 @@ def knowledge_kb(text: str, origin: str = "<halueval>") -> tuple[KnowledgeBase, 
     schema = {
         p: {"value_type": "year", "cardinality": "one"}
         if p == "release_year"
-        else {"value_type": "entity", "cardinality": "many"}
+        else {"value_type": "entity", "cardinality": "many", "cues": RELATION_CUES.get(p, [])}
         for _, p, _ in triples
         if p != "gender"
     }

@@ -495,6 +495,8 @@ class Reader:
         spec = self.index.schema.get(attribute)
         if spec is None or spec.inverse is None or draft.subject is None:
             return None
+        if draft.subject.kind != "name":
+            return None  # a pronoun's referent is checked as itself, not by its words
         owners = {h.entity_id for h in self.index.names.get(draft.value.text)}
         if len(owners) != 1:
             return None

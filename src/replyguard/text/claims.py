@@ -31,6 +31,7 @@ class Subject:
     oblique: bool = False  # after a preposition ("the meeting with John"): not the clause subject
     topical: bool = False  # "in Chicago": where a clause's facts hold, when it names no subject
     predicative: bool = False  # after a verb of being: "the closest one is Sigona"
+    negated: bool = False  # "X is not the author of Y"
 
 
 # A name right after one of these is a prepositional object, not what the clause is about.
@@ -203,6 +204,7 @@ class ClaimTransformer(Transformer):
             subject.oblique = True
             subject.topical = _preposition(words[-1].text) in _TOPICAL_PREPOSITIONS
         subject.predicative = any(w.cat == "COP" for w in words)
+        subject.negated = any(w.cat == "NEG" for w in words)
         return subject
 
     def value_phrase(self, items: list) -> ValuePhrase:
@@ -277,6 +279,17 @@ class ClaimTransformer(Transformer):
                         # "the closest coffee place is Sigona": the description is Sigona's
                         for draft in current:
                             draft.subject, draft.foreign = item, False
+                    if item.predicative and named and subject is not None:
+                        # "Marissa Meyer is the author of Scarlet": Scarlet's author is she;
+                        # "the author of Scarlet is J.K. Rowling": a name as the value
+                        owner, value = (item, subject) if item.focus else (subject, item)
+                        if owner.focus and value.kind in ("entity", "name"):
+                            current.append(
+                                ClaimDraft(
+                                    owner, value.lexeme, owner.focus, item.negated, "Focus", True
+                                )
+                            )
+                            continue
                     subject, named, foreign = item, True, False
                 elif isinstance(item, Share):
                     shared = list(previous_clause or current)  # a copy: current grows below
@@ -349,8 +362,11 @@ def extract_drafts(
     parser: Lark | None = None,
     kinds: Callable[[str], tuple] = lambda word: (),
 ) -> list[ClaimDraft]:
-    if not any(lx.cat == "VAL" for lx in sentence_lexemes):
-        return []
+    pairs = zip(sentence_lexemes, sentence_lexemes[1:], strict=False)
+    if not any(lx.cat == "VAL" for lx in sentence_lexemes) and not any(
+        a.cat == "CUE" and b.cat == "OF" for a, b in pairs
+    ):
+        return []  # no value, and no "the author of X" to say one of
     parser = parser or claim_parser()
     lexemes = list(sentence_lexemes)
     while True:
