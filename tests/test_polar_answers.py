@@ -86,3 +86,20 @@ def test_a_question_that_names_no_subject_asks_about_none(engine):
         "No, that is the only one.", turns[-1].text, turns, reference_time=REFERENCE
     )
     assert _polar_flags(result) == []
+
+
+def test_a_name_after_a_question_opening_negation_is_the_subject_not_a_value():
+    from replyguard.engine import Engine
+    from replyguard.kb import kb_from_triples
+
+    books = Engine(
+        kb_from_triples(
+            [
+                ["P.D. Eastman", "wrote", "The Best Nest"],
+                ["The Best Nest", "written_by", "P.D. Eastman"],
+            ]
+        )
+    )
+    question = "Didn't P.D. Eastman write The Best Nest?"
+    (flag,) = _polar_flags(_answer(books, question, "No, he did not."))
+    assert flag.content == "No" and flag.evidence[0].value == "The Best Nest"

@@ -498,7 +498,10 @@ def _after_locative(previous: list[Lexeme]) -> bool:
 def _expects_value(previous: list[Lexeme]) -> bool:
     """A name right after a relation word ("is", "works in", "from", "is not a") is a value,
     not a subject."""
-    for lexeme in reversed(previous):
+    for k in range(len(previous) - 1, -1, -1):
+        lexeme = previous[k]
+        if lexeme.cat == "NEG" and k == 0 and lexeme.text.lower().endswith(("n't", "n’t")):
+            return False  # "Didn't P.D. Eastman write ...?": an auxiliary, then the subject
         if lexeme.cat in ("CUE", "COP", "NEG"):
             return True
         if lexeme.cat != "W":
