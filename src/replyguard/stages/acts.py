@@ -50,9 +50,14 @@ def _markers_in(text: str, words: WordLists, prefix: str) -> list[str]:
 
 
 def classify_turn_act(text: str, given: str | None, words: WordLists) -> str:
-    """Question, Request, Greeting, Thanks or Statement (a given `act` wins)."""
+    """Question, Request, Greeting, Thanks or Statement (a given `act` wins). A turn is read
+    once per word lists."""
     if given:
         return given
+    return words.remember("act", text, lambda t: _turn_act(t, words))
+
+
+def _turn_act(text: str, words: WordLists) -> str:
     if _markers_at_start(text, words, "request-marker") or _markers_in(
         text, words, "late-request-marker"
     ):
@@ -97,6 +102,10 @@ class PresuppositionConflict:
 
 def _states(text: str, words: WordLists) -> list[tuple[str, str, str]]:
     """(state, object stem, object word): "cancel the meeting" -> (Cancelled, meet, meeting)."""
+    return words.remember("states", text, lambda t: _read_states(t, words))
+
+
+def _read_states(text: str, words: WordLists) -> list[tuple[str, str, str]]:
     tokens = tokenize(text)
     lowered = [t.lower for t in tokens]
     found = []

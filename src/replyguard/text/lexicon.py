@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from rapidfuzz import fuzz, process
 
@@ -163,6 +164,10 @@ CLASSED_KINDS = (
 )
 
 
+_REMEMBERED = 20_000
+T = TypeVar("T")
+
+
 @dataclass
 class WordLists:
     """The rule files' word lists (metta/lexicon.metta and user additions) as phrase tables."""
@@ -178,6 +183,19 @@ class WordLists:
     dwelling_nouns: set[str] = field(default_factory=set)  # "house": "jills house" is Jill's
     irregular_verbs: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # any form
     range_bounds: set[tuple[str, str]] = field(default_factory=set)  # ("low", "high")
+    # what was read off a turn's text with these lists, by (reading, text): a dialogue's turns
+    # come back with every call
+    _readings: dict[tuple[str, str], object] = field(default_factory=dict)
+
+    def remember(self, reading: str, text: str, read: Callable[[str], T]) -> T:
+        """`read(text)`, computed once per text (the memory is emptied when it grows large)."""
+        key = (reading, text)
+        if key not in self._readings:
+            if len(self._readings) >= _REMEMBERED:
+                self._readings.clear()
+            self._readings[key] = read(text)
+        return self._readings[key]  # type: ignore[return-value]
+
     # "nearest" -> [("distance", "Min")]: which attribute a superlative orders by, which way
     superlatives: dict[str, list[tuple[str, str]]] = field(
         default_factory=lambda: defaultdict(list)
