@@ -390,3 +390,37 @@ def test_the_cue_of_a_name_is_that_names_attribute_whichever_side_it_stands(repl
     (validation,) = result.factual_validation.claim_validations
     assert (claim.subject, claim.predicate) == ("Scarlet", "written_by")
     assert (claim.object, claim.negated, validation.status.kind) == expected
+
+
+def test_a_pronoun_after_a_relation_is_its_value_and_never_the_subject_itself():
+    from replyguard.engine import Engine
+    from replyguard.kb import kb_from_triples
+    from replyguard.models import Turn
+
+    engine = Engine(
+        kb_from_triples(
+            [
+                ["Maria Semple", "wrote", "Bernadette"],
+                ["Bernadette", "written_by", "Maria Semple"],
+            ]
+        )
+    )
+    turns = [Turn(speaker="user", text="Do you like Bernadette?")]
+
+    def claims(text):
+        result = check(engine, text, "Do you like Bernadette?", turns)
+        return [
+            (c.subject, c.predicate, c.object, c.negated, v.status.kind, c.span.start)
+            for c, v in zip(
+                result.factual_validation.claims,
+                result.factual_validation.claim_validations,
+                strict=True,
+            )
+        ]
+
+    assert claims("Maria Semple wrote it.") == [
+        ("Maria Semple", "wrote", "Bernadette", False, "Verified", 19)
+    ]
+    assert claims("Maria Semple didn't write it.") == [
+        ("Maria Semple", "wrote", "Bernadette", True, "Contradicted", 26)
+    ]

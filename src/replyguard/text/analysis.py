@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from lark import Lark
@@ -99,6 +99,8 @@ class _Sentence:
     own_days: dict[int, set[str]]  # value start -> the days a list says that value of
     named: list[tuple[int, int, str]]  # (start, end, entity id) of the entities it names
     after_copula: frozenset[int]  # starts of the values after its verb of being
+    # what each pronoun standing as a value ("wrote it") may refer to, likeliest first
+    object_referents: dict[int, list[Referent]] = field(default_factory=dict)
 
     def words_for(self, value: Lexeme) -> frozenset[str]:
         """The sentence's words with the value's own days in place of all the days named."""
@@ -289,6 +291,9 @@ class Reader:
                     and m.lexeme.start not in sharers
                 ],
                 after_copula=_after_copula(row),
+                object_referents={
+                    id(p.lexeme): p.candidates for p in out.pronouns if p.lexeme.cat == "VAL"
+                },
             )
             for draft in row_drafts:
                 claim = self._attach(draft, chosen, ambiguous, resolver, sentence)
@@ -319,7 +324,7 @@ class Reader:
             resolver.observe(referent)
             chosen[id(lexeme)] = referent
             out.names.append(lexeme)
-        elif lexeme.cat in ("PRON", "PRON_POSS") and lexeme.pronoun is not None:
+        elif lexeme.cat in ("PRON", "PRON_POSS", "VAL") and lexeme.pronoun is not None:
             info = self.words.pronouns[lexeme.pronoun]
             candidates = resolver.candidates(info)
             out.pronouns.append(PronounReading(lexeme, candidates))
@@ -478,6 +483,20 @@ class Reader:
         else:
             resolution = "Unknown"
         subject_id = referent.entity_id if referent is not None else None
+        if draft.value.pronoun is not None:
+            # "she didn't write it": the value is what "it" refers to (never the subject itself),
+            # said where the text has "it"
+            meant = next(
+                (
+                    r
+                    for r in sentence.object_referents.get(id(draft.value), [])
+                    if r.entity_id is not None and r.entity_id != subject_id
+                ),
+                None,
+            )
+            if meant is None:
+                return None
+            draft = replace(draft, value=replace(draft.value, text=meant.name))
         picked = choose_attribute(draft, subject_id, self.index, sentence.words_for(draft.value))
         if picked is None:
             return None

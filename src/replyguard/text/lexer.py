@@ -71,6 +71,7 @@ _UNITS = {
     "times",
 }
 _POSSESSIVE_PRONOUNS = {"his", "her", "its", "their"}
+_OBJECT_PRONOUNS = {"it", "him", "her", "them"}
 _NAME_CONNECTORS = {"of", "de", "van", "von", "del", "la", "&"}
 
 
@@ -196,7 +197,20 @@ class Lexer:
             lexeme = self._lexeme_at(tokens, folded, i, end, temporal_starts, out)
             out.append(lexeme)
             i = lexeme.end_tok
-        return _merge_words(out)
+        return self._object_pronouns(_merge_words(out))
+
+    def _object_pronouns(self, row: list[Lexeme]) -> list[Lexeme]:
+        """ "she didn't write it": a pronoun right after a relation's cue is its value (an
+        entity the reader resolves), not a new subject."""
+        for before, lexeme in zip(row, row[1:], strict=False):
+            if (
+                lexeme.cat == "PRON"
+                and lexeme.pronoun in _OBJECT_PRONOUNS
+                and before.cat == "CUE"
+                and any(self.index.attribute_type(a) == ValueType.entity for a in before.attributes)
+            ):
+                lexeme.cat, lexeme.value_type = "VAL", ValueType.entity
+        return row
 
     def _lexeme_at(self, tokens, folded, i, end, temporal_starts, previous) -> Lexeme:  # noqa: ANN001, C901
         tok = tokens[i]
