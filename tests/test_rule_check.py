@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from importlib.resources import files
 
+import pytest
 from conftest import REFERENCE
 
 from replyguard.cli import main
 from replyguard.engine import Engine
+from replyguard.errors import RuleError
 from replyguard.rule_check import check_rules
 
 
@@ -54,3 +56,12 @@ def test_a_user_claim_grammar_replaces_the_shipped_one(seed_kb, tmp_path):
     custom = Engine(seed_kb, rules_dir=tmp_path)
     result = custom.postprocess("John works in Marketing.", "", reference_time=REFERENCE)
     assert result.factual_validation.claims == []
+
+
+def test_a_word_list_fact_with_the_wrong_shape_is_named_and_stops_the_engine(seed_kb, tmp_path):
+    bad = tmp_path / "words.metta"
+    bad.write_text('(verb-forms "go" "went" "gone")\n(superlative "nearest")\n')
+    messages = [str(p) for p in check_rules(tmp_path).problems]
+    assert messages == [f"{bad}:2: (superlative ...) takes 3 argument(s), not 1"]
+    with pytest.raises(RuleError, match=r"words.metta:2: \(superlative \.\.\.\) takes 3"):
+        Engine(seed_kb, rules_dir=tmp_path)

@@ -17,7 +17,7 @@ from lark import Lark
 
 from replyguard.atoms import clear_space, load_kb_space
 from replyguard.dialogue import DecayConfig, derive_context
-from replyguard.errors import InputError
+from replyguard.errors import InputError, RuleError
 from replyguard.kb import complete_schema, load_kb
 from replyguard.metta_host import MettaHost, Sym
 from replyguard.models import Case, DialogueState, KnowledgeBase, PostprocessedResponse, Turn
@@ -29,25 +29,10 @@ from replyguard.spelling.lexicon import english
 from replyguard.stages.correction import STYLES
 from replyguard.text.analysis import Reader
 from replyguard.text.claims import claim_parser
-from replyguard.text.lexicon import CLASSED_KINDS, MARKER_KINDS, PRIMARY_KINDS, KBIndex, WordLists
+from replyguard.text.lexicon import WORD_LIST_ARITY, KBIndex, WordLists, word_list_problems
 
 MAX_RESPONSE_CHARS = 100_000
 MAX_PASSAGE_CHARS = 1_000_000  # all passages of one call together
-_WORD_LIST_HEADS = (
-    "equivalent-word",
-    *PRIMARY_KINDS,
-    *MARKER_KINDS,
-    *CLASSED_KINDS,
-    "pronoun",
-    "cue-synonym",
-    "generic-phrase",
-    "opposite-state",
-    "common-attribute",
-    "dwelling-noun",
-    "verb-forms",
-    "superlative",
-    "range-bounds",
-)
 
 
 class Engine:
@@ -78,7 +63,9 @@ class Engine:
 
     def _build_readers(self) -> None:
         self._settings: dict[str, object] = {}
-        self.words = WordLists.from_facts({h: self.host.facts(h) for h in _WORD_LIST_HEADS})
+        for form, message in word_list_problems(self.host.forms):
+            raise RuleError(f"{form.file}:{form.line}: {message}")
+        self.words = WordLists.from_facts({h: self.host.facts(h) for h in WORD_LIST_ARITY})
         vocabulary = english()
         emphasis = float(self.setting("emphasis-word-log-prior"))  # type: ignore[arg-type]
         self.index = KBIndex(

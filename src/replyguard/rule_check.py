@@ -23,6 +23,7 @@ from lark.lexer import Lexer
 from replyguard.errors import RuleError
 from replyguard.metta_host import MettaHost
 from replyguard.seed_api import SeedOperations
+from replyguard.text.lexicon import word_list_problems
 
 # hyperon 0.2.6's standard library, and the symbols rules use as values rather than calls.
 BUILTINS = frozenset(
@@ -65,6 +66,7 @@ def check_rules(rules_dir: str | Path | None = None) -> RuleReport:
         where, _, message = str(exc).partition(": ")
         return RuleReport(0, 0, 0, [Problem(where, message)])
     problems = [
+        *(Problem(f"{f.file}:{f.line}", message) for f, message in word_list_problems(host.forms)),
         *_unknown_calls(host),
         *_missing_seed_definitions(host),
         *_grammar_problems(rules_dir),

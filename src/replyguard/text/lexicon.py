@@ -15,6 +15,7 @@ from typing import TypeVar
 from rapidfuzz import fuzz, process
 
 from replyguard.models import EntityType, KnowledgeBase, ValueType
+from replyguard.rules import RuleForm
 from replyguard.text.inflection import WordPrior, cue_variants
 from replyguard.text.tokens import tokenize
 from replyguard.text.words import content_stems
@@ -162,6 +163,37 @@ CLASSED_KINDS = (
     "direct-answer",
     "punctuated-answer",
 )
+
+
+# How many arguments each word-list fact takes (metta/lexicon.metta documents each shape).
+WORD_LIST_ARITY: dict[str, int] = {
+    "equivalent-word": 2,
+    **dict.fromkeys(PRIMARY_KINDS, 1),
+    **dict.fromkeys(MARKER_KINDS, 1),
+    **dict.fromkeys(CLASSED_KINDS, 2),
+    "pronoun": 4,
+    "cue-synonym": 2,
+    "generic-phrase": 1,
+    "opposite-state": 2,
+    "common-attribute": 1,
+    "dwelling-noun": 1,
+    "verb-forms": 3,
+    "superlative": 3,
+    "range-bounds": 2,
+}
+
+
+def word_list_problems(forms: Iterable[RuleForm]) -> list[tuple[RuleForm, str]]:
+    """Word-list facts with the wrong number of arguments, each with what it should take."""
+    out = []
+    for form in forms:
+        want = WORD_LIST_ARITY.get(form.head or "")
+        if want is None or form.lhs is not None:
+            continue
+        got = len(form.atom.get_children()) - 1
+        if got != want:
+            out.append((form, f"({form.head} ...) takes {want} argument(s), not {got}"))
+    return out
 
 
 _REMEMBERED = 20_000
