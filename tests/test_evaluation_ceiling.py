@@ -65,3 +65,16 @@ def test_a_bad_label_file_is_a_one_line_error(tmp_path, capsys):
     assert main(["--data", str(tmp_path), "--labels", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "line 1: bad label row" in err
+
+
+def test_the_shipped_sample_labels_give_the_documented_ceilings():
+    from collections import Counter
+    from pathlib import Path
+
+    labels = read_labels(Path(__file__).parent.parent / "docs" / "halueval_sample_labels.jsonl")
+    assert len(labels) == 150
+    hallucinated = Counter(v["hallucinated"] for v in labels.values())
+    right = Counter(v["right"] for v in labels.values())
+    assert hallucinated == {"K": 51, "W": 84, "U": 13, "N": 2}
+    assert right == {"U": 92, "N": 57, "K": 1}
+    assert ceilings(labels) == {"flags K": 0.6667, "flags K, U, W": 0.6833}
