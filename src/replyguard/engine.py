@@ -26,6 +26,7 @@ from replyguard.seed_api import SeedOperations
 from replyguard.session import Session
 from replyguard.spelling.corrector import SpellingCorrector
 from replyguard.spelling.lexicon import english
+from replyguard.spelling.rulebook import read_rulebook
 from replyguard.stages.correction import STYLES
 from replyguard.text.analysis import Reader
 from replyguard.text.claims import claim_parser
@@ -56,16 +57,24 @@ class Engine:
         )
         self.kb = complete_schema(kb if isinstance(kb, KnowledgeBase) else load_kb(kb))
         self.kb_atoms = load_kb_space(self.host.kb, self.kb)
+        self._read_rule_lists()
         self._build_readers()
         seed.bind(self)
         self.rules_version = 0
         self.build_seconds = time.perf_counter() - started
 
-    def _build_readers(self) -> None:
+    def _read_rule_lists(self) -> None:
+        """What the rule files alone decide, read once per load of the rules: settings, word
+        lists, the spelling rulebook and a user's claim grammar."""
         self._settings: dict[str, object] = {}
         for form, message in word_list_problems(self.host.forms):
             raise RuleError(f"{form.file}:{form.line}: {message}")
         self.words = WordLists.from_facts({h: self.host.facts(h) for h in WORD_LIST_ARITY})
+        self._rulebook = read_rulebook([f.atom for f in self.host.forms])
+        self._claim_grammar = self._user_claim_grammar()
+
+    def _build_readers(self) -> None:
+        """What reads text against the KB: its index, the spelling corrector, the reader."""
         vocabulary = english()
         emphasis = float(self.setting("emphasis-word-log-prior"))  # type: ignore[arg-type]
         self.index = KBIndex(
@@ -74,9 +83,7 @@ class Engine:
             is_rare=lambda w: vocabulary.prior(w, 0.3) < emphasis,
             word_prior=lambda w: vocabulary.prior(w, 0.3) if w in vocabulary else None,
         )
-        self.spelling = SpellingCorrector(
-            kb_words(self.kb, self.index), rule_atoms=[f.atom for f in self.host.forms]
-        )
+        self.spelling = SpellingCorrector(kb_words(self.kb, self.index), rulebook=self._rulebook)
         self.reader = Reader(
             self.index,
             self.words,
@@ -87,7 +94,7 @@ class Engine:
                 float(self.setting("name-opener-log-prior")),  # type: ignore[arg-type]
                 float(self.setting("gerund-verb-log-prior")),  # type: ignore[arg-type]
             ),
-            claim_grammar=self._user_claim_grammar(),
+            claim_grammar=self._claim_grammar,
         )
 
     def _user_claim_grammar(self) -> Lark | None:
@@ -110,6 +117,7 @@ class Engine:
     def reload_rules(self) -> None:
         """Re-read the rule files (after an edit); the KB and its space stay as they are."""
         self.host.load_rules()
+        self._read_rule_lists()
         self._build_readers()
         self.rules_version += 1
 

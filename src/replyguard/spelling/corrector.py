@@ -25,7 +25,7 @@ from replyguard.spelling.edits import Rejection, TextEdit
 from replyguard.spelling.errormodel import ErrorModel
 from replyguard.spelling.protect import protected_tokens
 from replyguard.spelling.ranking import Context, Ranker, posterior
-from replyguard.spelling.rulebook import read_rulebook
+from replyguard.spelling.rulebook import RuleBook, read_rulebook
 from replyguard.spelling.slots import Journal, Slot, Step, edits_of
 from replyguard.spelling.syntax import RuleEngine, SentenceView
 from replyguard.spelling.tokens import segments, tokenize
@@ -51,12 +51,18 @@ class SpellingCorrector:
     ``extra_words``: KB names, aliases, attribute values, cue phrases and dialogue words — known
     words that are never corrected away (multi-word terms are protected as phrases).
     ``rule_atoms``: the parsed spelling atoms (shipped plus a user's); the shipped file by default.
+    ``rulebook``: those atoms already read (an engine reads them once per load of the rules).
     """
 
     def __init__(
-        self, extra_words: Iterable[str] = (), rule_atoms: Sequence[Atom] | None = None
+        self,
+        extra_words: Iterable[str] = (),
+        rule_atoms: Sequence[Atom] | None = None,
+        rulebook: RuleBook | None = None,
     ) -> None:
-        self.rules = read_rulebook(shipped_atoms() if rule_atoms is None else rule_atoms)
+        if rulebook is None:
+            rulebook = read_rulebook(shipped_atoms() if rule_atoms is None else rule_atoms)
+        self.rules = rulebook
         setting = self.rules.setting
         self.vocabulary = Vocabulary(
             extra_words, kb_prior=setting("kb-word-prior"), written_weight=setting("written-weight")
