@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import REFERENCE, check
 
-from replyguard.models import HallucinationType
+from replyguard.models import HallucinationType, Turn
 
 
 def _types(result):
@@ -103,11 +103,7 @@ def test_a_place_written_in_lower_case_is_a_name_after_in_or_for():
     )
 
     def unknown(text):
-        return [
-            f.content
-            for f in check(engine, text).hallucination_flags
-            if f.hallucination_type == HallucinationType.NonexistentEntity
-        ]
+        return _unknown(engine, text)
 
     assert unknown("It will be foggy in danville on Monday.") == ["danville"]
     assert unknown("There is no frost forecast for grand rapids this week.") == ["grand rapids"]
@@ -120,7 +116,6 @@ def test_a_place_written_in_lower_case_is_a_name_after_in_or_for():
 def test_an_event_named_by_common_nouns_that_the_calendar_lacks_is_nonexistent():
     from replyguard.engine import Engine
     from replyguard.kb import kb_from_rows
-    from replyguard.models import Turn
 
     calendar = kb_from_rows(
         [
@@ -133,14 +128,7 @@ def test_an_event_named_by_common_nouns_that_the_calendar_lacks_is_nonexistent()
     engine = Engine(calendar)
 
     def unknown(text, asked=""):
-        turns = [Turn(id="T1", speaker="user", text=asked)] if asked else []
-        return [
-            f.content
-            for f in engine.postprocess(
-                text, asked, turns, reference_time=REFERENCE
-            ).hallucination_flags
-            if f.hallucination_type == HallucinationType.NonexistentEntity
-        ]
+        return _unknown(engine, text, asked)
 
     assert unknown("Your tennis activity is at 11 am on Monday.") == ["tennis activity"]
     assert unknown("You have a lab appointment at 5pm.") == ["lab appointment"]
@@ -164,13 +152,20 @@ def test_capitalised_common_words_are_names_where_they_stand_alone_or_inside_a_n
     )
 
     def unknown(text):
-        return [
-            f.content
-            for f in check(engine, text).hallucination_flags
-            if f.hallucination_type == HallucinationType.NonexistentEntity
-        ]
+        return _unknown(engine, text)
 
     assert unknown("The nearest gas station is Shell at 200 Alester Ave.") == ["Shell"]
     assert unknown("Directions to Shell are on your screen.") == ["Shell"]
     assert unknown("Pizza My Heart is the closest pizza place.") == ["Pizza My Heart"]
     assert unknown("There are two Chinese restaurants and some Coffee places nearby.") == []
+
+
+def _unknown(engine, text, asked=""):
+    """The NonexistentEntity flags on a reply to `asked` (the only earlier turn, if any)."""
+    turns = [Turn(id="T1", speaker="user", text=asked)] if asked else []
+    result = engine.postprocess(text, asked, turns, reference_time=REFERENCE)
+    return [
+        f.content
+        for f in result.hallucination_flags
+        if f.hallucination_type == HallucinationType.NonexistentEntity
+    ]

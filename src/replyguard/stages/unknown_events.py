@@ -14,20 +14,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from replyguard.metta_host import Sym
-from replyguard.models import EntityType, HallucinationType, Span, ValueType
+from replyguard.models import HallucinationType, Span
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.text.details import phrase_after
 from replyguard.text.lexer import LexedText, Lexeme
+from replyguard.text.lexicon import WHEN_TYPES
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
 
-_WHEN = frozenset({ValueType.date, ValueType.time, ValueType.datetime})
-
 
 def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
-    if not _has_events(engine):
+    if not engine.index.lists_events:
         return []
     lexed = ctx.reply.lexed
     kinds = engine.words.markers.get
@@ -59,16 +58,9 @@ def _dated(lexed: LexedText, phrase: Lexeme, ctx: CallContext) -> bool:
             continue
         if lexeme.cat == "SEP":
             return False
-        if lexeme.cat == "VAL" and lexeme.value_type in _WHEN:
+        if lexeme.cat == "VAL" and lexeme.value_type in WHEN_TYPES:
             return True
     return False
-
-
-def _has_events(engine: Engine) -> bool:
-    """A KB that lists events, with dates or times: a calendar."""
-    return any(spec.value_type in _WHEN for spec in engine.index.schema.values()) and any(
-        e.type == EntityType.Event for e in engine.index.entities.values()
-    )
 
 
 def _known(engine: Engine, ctx: CallContext, phrase: Lexeme) -> bool:

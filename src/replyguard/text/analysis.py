@@ -14,11 +14,11 @@ from datetime import datetime
 
 from lark import Lark
 
-from replyguard.models import EntityType, ValueType
+from replyguard.models import EntityType
 from replyguard.text.attachment import AttachedClaim, choose_attribute
-from replyguard.text.claims import ClaimDraft, extract_drafts
+from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
-from replyguard.text.lexicon import KBIndex, WordLists
+from replyguard.text.lexicon import WHEN_TYPES, KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import stem
@@ -152,7 +152,6 @@ def _value_days(lexed: LexedText, row: list[Lexeme]) -> dict[int, set[str]]:
     return out
 
 
-_WHEN_TYPES = frozenset({ValueType.time, ValueType.date, ValueType.datetime})
 _DAY_PREFIXES = frozenset("on for by this next".split())
 
 
@@ -363,7 +362,7 @@ class Reader:
             named = [m for m in named if m[0] >= value.end]
         cued = draft.subject is None or named
         owners = value.attributes or (draft.cues if draft.basis == "Cue" and cued else ())
-        if draft.foreign and draft.described_by is not None and not draft.negated:
+        if draft.foreign and draft.description is not None and not draft.negated:
             described = self._described(draft, sentence)
             if described is not None:
                 return described
@@ -395,11 +394,11 @@ class Reader:
     def _described(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
         """ "The nearest rest stop is at 347 Alta Mesa Ave": the one entity that holds the
         describing value ("rest stop") is what the clause is about."""
-        kind = draft.described_by
-        assert kind is not None
+        assert draft.description is not None
+        kind = draft.description.value
         holders = sorted({h for a in kind.attributes for h in self.index.holders(a, kind.text)})
         if len(holders) > 1:
-            holders = self._extreme(holders, draft.description_lead)
+            holders = self._extreme(holders, " ".join(w.text for w in draft.description.lead))
         if len(holders) != 1:
             return None
         entity = self.index.entities[holders[0]]
@@ -439,7 +438,7 @@ class Reader:
         value = draft.value
         if (
             draft.subject is not None
-            or value.value_type not in _WHEN_TYPES
+            or value.value_type not in WHEN_TYPES
             or value.start not in sentence.after_copula
         ):
             return None
@@ -502,24 +501,23 @@ class Reader:
             return None
         attribute, basis = picked
         if subject_id is None:
-            inverse = self._inverse(attribute, draft)
+            inverse = self._inverse(attribute, draft, subject)
             if inverse is not None:
                 return inverse
         name = referent.name if referent is not None else subject.lexeme.text
         return AttachedClaim(draft, name, subject_id, resolution, attribute, basis, draft.value)
 
-    def _inverse(self, attribute: str, draft: ClaimDraft) -> AttachedClaim | None:
+    def _inverse(self, attribute: str, draft: ClaimDraft, subject: Subject) -> AttachedClaim | None:
         """ "Jim Carrey wrote Larry Crowne", Jim Carrey unknown: read from Larry Crowne's end,
         where the KB can check it ("Larry Crowne" written_by "Jim Carrey")."""
         spec = self.index.schema.get(attribute)
-        if spec is None or spec.inverse is None or draft.subject is None:
+        # a pronoun's referent is checked as itself, not by its words
+        if spec is None or spec.inverse is None or subject.kind != "name":
             return None
-        if draft.subject.kind != "name":
-            return None  # a pronoun's referent is checked as itself, not by its words
         owners = {h.entity_id for h in self.index.names.get(draft.value.text)}
         if len(owners) != 1:
             return None
         entity = self.index.entities[owners.pop()]
         return AttachedClaim(
-            draft, entity.name, entity.id, "Inverse", spec.inverse, "Cue", draft.subject.lexeme
+            draft, entity.name, entity.id, "Inverse", spec.inverse, "Cue", subject.lexeme
         )

@@ -80,10 +80,9 @@ class ClaimDraft:
     shared: bool = False  # carried to this subject by "same ... as"
     direct: bool = False  # nothing but plain words between subject and value ("dinner, 5 PM")
     foreign: bool = False  # the clause is about an unnamed noun phrase ("the nearest rest stop")
-    # a value inside that noun phrase, which may pick out the entity it means ("rest stop"),
-    # and the words before it ("the nearest")
-    described_by: Lexeme | None = None
-    description_lead: str = ""
+    # the value phrase inside that noun phrase ("the nearest rest stop"), which may pick out
+    # the entity it means
+    description: ValuePhrase | None = None
     range_end: str | None = None  # "low" / "high": an end of a range ("80-100F", "60 to 70")
 
 
@@ -330,10 +329,7 @@ class ClaimTransformer(Transformer):
                             copula=item.copula,
                             direct=direct,
                             foreign=foreign,
-                            described_by=description.value if foreign and description else None,
-                            description_lead=" ".join(w.text for w in description.lead)
-                            if foreign and description
-                            else "",
+                            description=description if foreign else None,
                         )
                     )
                     if foreign and description is None and not item.copula:

@@ -197,11 +197,12 @@ class Lexer:
             lexeme = self._lexeme_at(tokens, folded, i, end, temporal_starts, out)
             out.append(lexeme)
             i = lexeme.end_tok
-        return self._object_pronouns(_merge_words(out))
+        return self._pronouns_in_context(_merge_words(out))
 
-    def _object_pronouns(self, row: list[Lexeme]) -> list[Lexeme]:
-        """ "she didn't write it": a pronoun right after a relation's cue is its value (an
-        entity the reader resolves), not a new subject."""
+    def _pronouns_in_context(self, row: list[Lexeme]) -> list[Lexeme]:
+        """Pronouns their neighbours re-read: "she didn't write it" (after a relation's cue,
+        "it" is the value, an entity the reader resolves); "its 6 miles away" ("it's" typed
+        without its apostrophe)."""
         for before, lexeme in zip(row, row[1:], strict=False):
             if (
                 lexeme.cat == "PRON"
@@ -210,6 +211,8 @@ class Lexer:
                 and any(self.index.attribute_type(a) == ValueType.entity for a in before.attributes)
             ):
                 lexeme.cat, lexeme.value_type = "VAL", ValueType.entity
+            elif lexeme.cat == "VAL" and before.cat == "PRON_POSS" and before.pronoun == "its":
+                before.cat, before.pronoun = "PRON", "it"
         return row
 
     def _lexeme_at(self, tokens, folded, i, end, temporal_starts, previous) -> Lexeme:  # noqa: ANN001, C901
@@ -547,13 +550,6 @@ def _merge_words(lexemes: list[Lexeme]) -> list[Lexeme]:
     out: list[Lexeme] = []
     for lexeme in lexemes:
         prev = out[-1] if out else None
-        if (
-            lexeme.cat == "VAL"
-            and prev is not None
-            and prev.cat == "PRON_POSS"
-            and prev.text.lower() == "its"
-        ):
-            prev.cat, prev.pronoun = "PRON", "it"  # "its 6 miles away": "it's" without its "'"
         if lexeme.cat == "W" and prev is not None and prev.cat == "W":
             gap = " " if lexeme.start > prev.end else ""
             out[-1] = Lexeme(

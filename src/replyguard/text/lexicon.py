@@ -196,6 +196,8 @@ def word_list_problems(forms: Iterable[RuleForm]) -> list[tuple[RuleForm, str]]:
     return out
 
 
+# The value types that place something in time.
+WHEN_TYPES = frozenset({ValueType.date, ValueType.time, ValueType.datetime})
 _REMEMBERED = 20_000
 T = TypeVar("T")
 
@@ -301,6 +303,10 @@ class KBIndex:
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
         self._descriptors: dict[tuple[str, int], tuple[str, ...]] = {}
         self.name_words: set[str] = set()  # every word of every name and alias, folded
+        # a calendar: events, and dates or times to hold them
+        self.lists_events = any(e.type == EntityType.Event for e in kb.entities) and any(
+            s.value_type in WHEN_TYPES for s in kb.attribute_schema.values()
+        )
         self.range_bounds = words.range_bounds
         self._holders: dict[tuple[str, str], list[str]] | None = None
         for entity in kb.entities:
