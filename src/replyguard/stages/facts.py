@@ -7,6 +7,7 @@ Evidence is gathered by direct queries of &kb and the dialogue's claims; the ver
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from replyguard.atoms import (
@@ -170,41 +171,28 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
     vtype = ValueType(record.value_type)
     kb_evidence = None
     kb_atom: object = Sym("NoKbValue")
-    if attached.subject_id is not None:
-        values = kb_values(engine.host.kb, attached.subject_id, attached.predicate)
-        if values:
-            g, closest = best_grade(vtype, attached.value.text, values, engine.words.equivalents)
-            record.kb_values = values
-            record.best_kb_value = closest if g.kind != "Mismatch" else values[0]
-            record.kb_confidence = kb_confidence(
-                engine.host.kb, attached.subject_id, attached.predicate
+    found = (
+        kb_reading(engine, attached.subject_id, attached.predicate, vtype, attached.value.text)
+        if attached.subject_id is not None
+        else None
+    )
+    if found is not None:
+        record.kb_values = found.values
+        record.best_kb_value = found.held
+        record.kb_confidence = found.confidence
+        spec = engine.index.schema.get(attached.predicate)
+        if spec is not None and spec.cardinality == Cardinality.many:
+            kb_atom = (
+                Sym("ListKbGrade"),
+                grade_atom(found.grade),
+                found.confidence,
+                _adds_value(ctx, record),
+                Sym(engine.kb.world),
             )
-            spec = engine.index.schema.get(attached.predicate)
-            if spec is not None and spec.cardinality == Cardinality.many:
-                kb_atom = (
-                    Sym("ListKbGrade"),
-                    grade_atom(g),
-                    record.kb_confidence,
-                    _adds_value(ctx, record),
-                    Sym(engine.kb.world),
-                )
-            else:
-                kb_atom = (Sym("KbGrade"), grade_atom(g), record.kb_confidence)
-            source = kb_source(engine.host.kb, attached.subject_id, attached.predicate)
-            record.evidence_atoms.extend(
-                str(a)
-                for a in kb_fact_atoms(
-                    attached.subject_id, attached.predicate, values, record.kb_confidence, source
-                )
-            )
-            kb_evidence = Evidence(
-                kind="kb",
-                entity_id=attached.subject_id,
-                attribute=attached.predicate,
-                value=record.best_kb_value,
-                confidence=record.kb_confidence,
-                source=source,
-            )
+        else:
+            kb_atom = (Sym("KbGrade"), grade_atom(found.grade), found.confidence)
+        record.evidence_atoms.extend(found.atoms)
+        kb_evidence = found.evidence
     record.history = history_evidence(engine, ctx, record)
     history_atom = Sym("NoHistory")
     if record.history:
@@ -230,6 +218,40 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
     )
     record.validation = validation
     return validation
+
+
+@dataclass(frozen=True)
+class KbReading:
+    """What the KB holds for an entity's attribute, graded against a claimed value."""
+
+    values: list[str]
+    grade: Grade
+    held: str  # the KB value the claim comes closest to, or the first when none is close
+    confidence: float
+    evidence: Evidence
+    atoms: list[str]  # the &kb atoms it was read from
+
+
+def kb_reading(
+    engine: Engine, entity_id: str, attribute: str, vtype: ValueType, claimed: str
+) -> KbReading | None:
+    values = kb_values(engine.host.kb, entity_id, attribute)
+    if not values:
+        return None
+    g, closest = best_grade(vtype, claimed, values, engine.words.equivalents)
+    held = closest if g.kind != "Mismatch" else values[0]
+    confidence = kb_confidence(engine.host.kb, entity_id, attribute)
+    source = kb_source(engine.host.kb, entity_id, attribute)
+    evidence = Evidence(
+        kind="kb",
+        entity_id=entity_id,
+        attribute=attribute,
+        value=held,
+        confidence=confidence,
+        source=source,
+    )
+    atoms = [str(a) for a in kb_fact_atoms(entity_id, attribute, values, confidence, source)]
+    return KbReading(values, g, held, confidence, evidence, atoms)
 
 
 def _adds_value(ctx: CallContext, record: ClaimRecord) -> bool:

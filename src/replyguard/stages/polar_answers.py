@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from replyguard.atoms import kb_confidence, kb_fact_atoms, kb_source, kb_values
 from replyguard.metta_host import Sym
 from replyguard.models import (
     Cardinality,
-    Evidence,
     HallucinationType,
     QuestionType,
     Span,
@@ -22,7 +20,7 @@ from replyguard.models import (
 )
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
-from replyguard.stages.facts import best_grade, grade_atom
+from replyguard.stages.facts import grade_atom, kb_reading
 from replyguard.text.analysis import ReadText
 from replyguard.text.attachment import AttachedClaim
 from replyguard.text.lexer import LexedText
@@ -72,41 +70,29 @@ def polar_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
             or _value(claim) in restated
         ):
             continue
-        values = kb_values(engine.host.kb, claim.subject_id, claim.predicate)
-        if not values:
-            continue
         spec = engine.index.schema.get(claim.predicate)
         vtype = spec.value_type if spec else ValueType.text
-        g, closest = best_grade(vtype, claim.value.text, values, engine.words.equivalents)
-        confidence = kb_confidence(engine.host.kb, claim.subject_id, claim.predicate)
-        source = kb_source(engine.host.kb, claim.subject_id, claim.predicate)
+        found = kb_reading(engine, claim.subject_id, claim.predicate, vtype, claim.value.text)
+        if found is None:
+            continue
         many = spec is not None and spec.cardinality == Cardinality.many
-        held = closest if g.kind != "Mismatch" else values[0]
         out.append(
             Candidate(
                 HallucinationType.ContradictsFact,
-                (Sym("PolarAnswer"), Sym(polarity), grade_atom(g), confidence, many),
+                (
+                    Sym("PolarAnswer"),
+                    Sym(polarity),
+                    grade_atom(found.grade),
+                    found.confidence,
+                    many,
+                ),
                 span,
                 f"'{polarity}' to whether {claim.subject_text}'s {claim.predicate} is "
-                f"'{claim.value.text}', and the knowledge base holds '{held}'",
+                f"'{claim.value.text}', and the knowledge base holds '{found.held}'",
                 suggestion=f"Answer {'no' if polarity == 'Yes' else 'yes'}: "
-                f"{claim.subject_text}'s {claim.predicate} is '{held}'",
-                support=[
-                    Evidence(
-                        kind="kb",
-                        entity_id=claim.subject_id,
-                        attribute=claim.predicate,
-                        value=held,
-                        confidence=confidence,
-                        source=source,
-                    )
-                ],
-                atoms=[
-                    str(a)
-                    for a in kb_fact_atoms(
-                        claim.subject_id, claim.predicate, values, confidence, source
-                    )
-                ],
+                f"{claim.subject_text}'s {claim.predicate} is '{found.held}'",
+                support=[found.evidence],
+                atoms=found.atoms,
             )
         )
     return out
