@@ -7,9 +7,10 @@ like) and the split of a line into the case the engine sees and the labels it mu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic_core import PydanticCustomError
 
 from replyguard.errors import InputError, describe_validation_error
 from replyguard.models import CoherenceIssueType, HallucinationType, RecommendationKind
@@ -24,19 +25,34 @@ FLAG_NAMES: dict[str, str] = {
 LABEL_FIELDS = ("id", "metadata", "expect")
 
 
-def _canonical(value: object, names: dict[str, str], what: str) -> object:
-    """``value`` spelt as in ``names`` whatever its case; unknown names list what is accepted."""
-    if not isinstance(value, str):
-        return value
-    try:
-        return names[value.strip().lower()]
-    except KeyError:
-        raise ValueError(
-            f"unknown {what} {value!r} (expected one of {', '.join(names.values())})"
-        ) from None
+def _canonical(names: dict[str, str], what: str) -> BeforeValidator:
+    """A validator spelling a name as in ``names`` whatever its case; an unknown name is an
+    error that lists what is accepted."""
+
+    def canonical(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        try:
+            return names[value.strip().lower()]
+        except KeyError:
+            raise PydanticCustomError(
+                "unknown_name",
+                "unknown {what} {value} (expected one of {names})",
+                {"what": what, "value": repr(value), "names": ", ".join(names.values())},
+            ) from None
+
+    return BeforeValidator(canonical)
 
 
-_KINDS = {kind.value.lower(): kind.value for kind in RecommendationKind}
+def _one_or_many(value: object) -> object:
+    return [value] if isinstance(value, str) else value
+
+
+Verdict = Annotated[
+    RecommendationKind,
+    _canonical({kind.value.lower(): kind.value for kind in RecommendationKind}, "recommendation"),
+]
+FlagName = Annotated[str, _canonical(FLAG_NAMES, "flag type")]
 
 
 class ExpectedContradiction(BaseModel):
@@ -66,27 +82,13 @@ class Expect(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    recommendation: list[RecommendationKind] = Field(default_factory=list)
+    recommendation: Annotated[list[Verdict], BeforeValidator(_one_or_many)] = Field(
+        default_factory=list
+    )
     contradicted: list[ExpectedContradiction] = Field(default_factory=list)
-    flags: list[str] = Field(default_factory=list)
-    no_flags: list[str] = Field(default_factory=list)
+    flags: Annotated[list[FlagName], BeforeValidator(_one_or_many)] = Field(default_factory=list)
+    no_flags: Annotated[list[FlagName], BeforeValidator(_one_or_many)] = Field(default_factory=list)
     note: str | None = None
-
-    @field_validator("recommendation", mode="before")
-    @classmethod
-    def _kinds(cls, value: object) -> object:
-        values = [value] if isinstance(value, str) else value
-        if isinstance(values, list):
-            return [_canonical(v, _KINDS, "recommendation") for v in values]
-        return value
-
-    @field_validator("flags", "no_flags", mode="before")
-    @classmethod
-    def _flag_names(cls, value: object) -> object:
-        values = [value] if isinstance(value, str) else value
-        if isinstance(values, list):
-            return [_canonical(v, FLAG_NAMES, "flag type") for v in values]
-        return value
 
     @property
     def band(self) -> RecommendationKind | None:

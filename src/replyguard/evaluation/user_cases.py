@@ -384,8 +384,9 @@ def run(args: argparse.Namespace) -> int:
         "files": {path: summarise(items) for path, items in by_file.items()},
         "total": summarise(scored),
     }
+    against = f" (against {args.kb})" if args.kb else ""
     for path, summary in report["files"].items():
-        print(format_summary(path, summary) + "\n")
+        print(format_summary(path + against, summary) + "\n")
     if len(files) > 1:
         print(format_summary("all files", report["total"]) + "\n")
     misses = [s for s in scored if s.problems]
