@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from replyguard.errors import InputError, describe_validation_error
+from replyguard.errors import InputError, describe_validation_error, read_input_file
 from replyguard.kb import complete_schema, load_kb
 from replyguard.models import Case, KnowledgeBase
 
@@ -34,12 +34,7 @@ def parse_case(document: object, origin: str, base_dir: Path | None = None) -> C
 
 def load_case(path: str | Path) -> Case:
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{p}: case file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{p}: cannot read case file ({exc.__class__.__name__})") from None
+    text = read_input_file(p, "case file")
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import ValidationError
 
 
@@ -15,6 +17,17 @@ class InputError(ReplyguardError):
 
 class RuleError(ReplyguardError):
     """A rule file or grammar that cannot be loaded: the message names the file and line."""
+
+
+def read_input_file(path: Path, what: str) -> str:
+    """The text of a file the user named, or an `InputError` saying "{path}: {what} not found"
+    or that it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: {what} not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read {what} ({exc.__class__.__name__})") from None
 
 
 def describe_validation_error(exc: ValidationError) -> str:

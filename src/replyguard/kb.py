@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from replyguard.errors import InputError, describe_validation_error
+from replyguard.errors import InputError, describe_validation_error, read_input_file
 from replyguard.models import (
     AttributeSchema,
     Cardinality,
@@ -45,12 +45,7 @@ _PREPOSITIONS = {"at", "on", "by", "from", "to", "in", "for"}
 def load_kb(path: str | Path) -> KnowledgeBase:
     """Load a KB file, choosing the reader by extension: .json, .csv, .tsv/.triples (triples)."""
     p = Path(path)
-    try:
-        raw = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{p}: KB file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{p}: cannot read KB file ({exc.__class__.__name__}: {exc})") from None
+    raw = read_input_file(p, "KB file")
     suffix = p.suffix.lower()
     if suffix == ".csv":
         return kb_from_csv(raw, origin=str(p))

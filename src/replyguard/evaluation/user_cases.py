@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from replyguard.errors import InputError
+from replyguard.errors import InputError, read_input_file
 from replyguard.evaluation.expect import BANDS, Expect, split_labels
 from replyguard.evaluation.signals import CONTRADICTION_FLAGS, corrected_region, fires_at
 
@@ -77,12 +77,7 @@ def load_labelled(path: str | Path, kb: str | None = None) -> list[LabelledCase]
     from replyguard.cases import parse_case
 
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{p}: cases file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{p}: cannot read cases file ({exc.__class__.__name__})") from None
+    text = read_input_file(p, "cases file")
     out: list[LabelledCase] = []
     seen: dict[str, int] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
