@@ -313,7 +313,7 @@ def _context(case: EvalCase) -> dict:
     facts = (
         {}
         if isinstance(kb, str)
-        else {e.name: e.model_dump(mode="json")["attributes"] for e in kb.entities}
+        else {e.label: e.model_dump(mode="json")["attributes"] for e in kb.entities}
     )
     return {
         "query": case.case.query,
