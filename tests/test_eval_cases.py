@@ -183,6 +183,8 @@ def test_misses_are_named_and_filed_in_the_confusion_table(tmp_path):
     assert summary["confusion"] == {others[0]: {got: 1}}
     assert summary["forbidden_flags_raised"] == len(raised)
     assert summary["as_expected"] == 0
+    unchecked = got == "Accept" and not probe.result.factual_validation.claims
+    assert summary["accepted_unchecked"] == int(unchecked)
 
 
 def test_the_command_prints_scores_and_misses_and_writes_a_report(tmp_path, capsys):

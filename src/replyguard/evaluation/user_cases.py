@@ -240,12 +240,23 @@ def summarise(scored: list[Scored]) -> dict:
         "corrected_right": _share(sum(corrected), len(corrected)),
         "required_flags_raised": _share(sum(raised), len(raised)),
         "forbidden_flags_raised": sum(len(s.fired) for s in scored),
+        "accepted_unchecked": sum(_accepted_unchecked(s) for s in scored),
         "confusion": {
             band: {str(k): confusion[band][str(k)] for k in BANDS if confusion[band][str(k)]}
             for band in (str(b) for b in BANDS)
             if band in confusion
         },
     }
+
+
+def _accepted_unchecked(s: Scored) -> bool:
+    """Accepted although no claim of the reply was read and checked against the KB."""
+    result = s.result
+    return (
+        result is not None
+        and str(result.recommendation.kind) == "Accept"
+        and not result.factual_validation.claims
+    )
 
 
 def _share(right: int, total: int) -> dict:
@@ -266,6 +277,7 @@ def format_summary(title: str, summary: dict) -> str:
         f"  corrected right         {share('corrected_right')}",
         f"  required flags raised   {share('required_flags_raised')}",
         f"  forbidden flags raised  {summary['forbidden_flags_raised']}",
+        f"  accepted, none checked  {summary['accepted_unchecked']}",
     ]
     confusion = summary["confusion"]
     if confusion:
