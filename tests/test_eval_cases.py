@@ -154,6 +154,25 @@ def test_a_wrong_value_is_scored_found_and_corrected_with_its_required_flag(fixt
     assert summary["corrected_right"]["right"] == 1
 
 
+@pytest.mark.parametrize(
+    ("correct", "right", "problem"),
+    [
+        (["£6", "£5"], True, None),  # any listed spelling of the right value counts
+        ("£6", False, "'£8' corrected to '£5', expected '£6'"),
+    ],
+)
+def test_a_correction_is_right_only_when_it_puts_an_accepted_value_in_place(
+    tmp_path, correct, right, problem
+):
+    line = _line(
+        "Study Room A costs £8 an hour.", {"contradicted": [{"value": "£8", "correct": correct}]}
+    )
+    scored = check_all(load_labelled(_cases_file(tmp_path, line)), None, WHEN)[0]
+    assert scored.found == [True]
+    assert scored.corrected == [right]
+    assert scored.problems == ([problem] if problem else [])
+
+
 def test_a_case_without_labels_is_checked_and_counts_as_met(fixture_run):
     unlabelled = fixture_run[2]
     assert unlabelled.result is not None and unlabelled.problems == []
