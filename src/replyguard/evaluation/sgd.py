@@ -20,12 +20,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from replyguard.errors import InputError
 from replyguard.evaluation.cases import EvalCase, locate_data_file
 from replyguard.evaluation.scene import norm
 from replyguard.kb import kb_from_document
 from replyguard.models import Case, DialogueState, KnowledgeBase, Turn
+
+if TYPE_CHECKING:
+    from replyguard.evaluation.sgd_perturb import Vocabulary
 
 SGD_FILE = "sgd/dialogues.json.gz"
 SCHEMA_FILE = "schema.json"  # beside the dialogues
@@ -399,7 +403,7 @@ def iter_sgd_cases(
 
 
 def scene_cases(
-    s: SgdScene, vocab: object | None, *, seed: int = 0
+    s: SgdScene, vocab: Vocabulary | None, *, seed: int = 0
 ) -> Iterator[EvalCase | Unbuilt]:
     """Each system turn's gold case, followed by its perturbations when a vocabulary is given.
 

@@ -113,13 +113,9 @@ def vocabulary(dialogues: Iterable[Mapping], schema: Mapping[str, ServiceSchema]
 
 def perturbations(s: SgdScene, index: int, vocab: Vocabulary, *, seed: int = 0) -> list[Draft]:
     """Every perturbation system turn ``index`` supports, in kind order."""
-    made = []
-    for kind, make in _MAKERS.items():
-        rng = random.Random(f"{seed}/{s.case_id(index)}/{kind}")
-        draft = make(s, index, vocab, rng)
-        if draft is not None:
-            made.append(draft)
-    return made
+    key = f"{seed}/{s.case_id(index)}"
+    made = (make(s, index, vocab, random.Random(f"{key}/{kind}")) for kind, make in _MAKERS.items())
+    return [d for d in made if d is not None]
 
 
 # --------------------------------------------------------------------------- what a turn states

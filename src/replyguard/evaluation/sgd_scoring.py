@@ -10,28 +10,28 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from replyguard.evaluation.cases import EvalCase
+from replyguard.evaluation.cases import EvalCase, PerturbationKind
 from replyguard.evaluation.metrics import precision_recall_f1, ratio
+from replyguard.evaluation.scoring import EXPECTED as KVRET_EXPECTED
 from replyguard.evaluation.sgd import PERTURBATION_KINDS, SPLITS, SgdKind, SgdTruth, Unbuilt
 from replyguard.evaluation.signals import alarms, corrected_in_place, fires_at
 from replyguard.models import HallucinationType, PostprocessedResponse, RecommendationKind
 
 Results = Mapping[str, PostprocessedResponse]
 
-# The verdicts that count as catching each perturbation, over the changed span.
+# The verdicts that count as catching each perturbation, over the changed span: a wrong value or
+# an invented name as for KVRET, a flipped yes/no as a wrong value, and a contradiction of the
+# user as either a conflict with the user's turn or (where the rows hold the user's choice) with
+# the KB.
+_WRONG_VALUE = KVRET_EXPECTED[PerturbationKind.value_swap]
+_AGAINST_USER = KVRET_EXPECTED[PerturbationKind.prior_contradiction]
 EXPECTED: dict[SgdKind, tuple[frozenset[str], frozenset[HallucinationType]]] = {
-    SgdKind.value_swap: (
-        frozenset({"Contradicted"}),
-        frozenset({HallucinationType.ContradictsFact}),
-    ),
-    SgdKind.invented_name: (frozenset(), frozenset({HallucinationType.NonexistentEntity})),
-    SgdKind.yes_no_flip: (
-        frozenset({"Contradicted"}),
-        frozenset({HallucinationType.ContradictsFact}),
-    ),
+    SgdKind.value_swap: _WRONG_VALUE,
+    SgdKind.invented_name: KVRET_EXPECTED[PerturbationKind.entity_swap],
+    SgdKind.yes_no_flip: _WRONG_VALUE,
     SgdKind.user_contradiction: (
-        frozenset({"HistoryConflict", "Contradicted"}),
-        frozenset({HallucinationType.ContradictsPrior, HallucinationType.ContradictsFact}),
+        _AGAINST_USER[0] | _WRONG_VALUE[0],
+        _AGAINST_USER[1] | _WRONG_VALUE[1],
     ),
 }
 # An offer of rows the service never returned is caught when the reply is not delivered: the
