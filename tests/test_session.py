@@ -87,7 +87,7 @@ def test_bad_turns_and_reloaded_rules(engine, seed_kb, tmp_path):
     session.add_turn("user", "Hi", id="A")
     with pytest.raises(InputError, match="already in this session"):
         session.add_turn("user", "Hi again", id="A")
-    with pytest.raises(InputError, match="text: expected text"):
+    with pytest.raises(InputError, match="text: Input should be a valid string"):
         session.add_turn("user", None)  # type: ignore[arg-type]
     from replyguard.engine import Engine
 
