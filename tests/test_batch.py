@@ -7,12 +7,14 @@ import fcntl
 import io
 import json
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 from conftest import SEED_KB, run_cli
 
 import replyguard.engine
+import replyguard.kb
 from replyguard import batch, cli
 
 REFERENCE = "2026-11-30T09:00:00"
@@ -128,13 +130,15 @@ def test_resume_checks_only_the_rest_and_repairs_a_torn_line(serial, monkeypatch
     # Lines 1, 2 and 3 were written; the run was killed while writing line 4's record.
     (workdir / "resumed.jsonl").write_bytes(b"".join(done[:3]) + done[3][:25])
     checked: list[int] = []
-    original = batch.Checker.check
+    original = batch._lines
 
-    def spy(self, line, raw):
-        checked.append(line)
-        return original(self, line, raw)
+    def spy(path, skip):  # the lines handed to the workers (the first call only counts them)
+        checked.clear()
+        for number, raw in original(path, skip):
+            checked.append(number)
+            yield number, raw
 
-    monkeypatch.setattr(batch.Checker, "check", spy)
+    monkeypatch.setattr(batch, "_lines", spy)
     assert _batch(workdir, output="resumed.jsonl") == 1
     captured = capsys.readouterr()
     assert checked == [4, 6, 7, 8, 9]
@@ -170,7 +174,13 @@ def test_one_engine_per_distinct_kb(workdir, monkeypatch):
             super().__init__(kb, **kwargs)
 
     monkeypatch.setattr(replyguard.engine, "Engine", Counting)
-    _batch(workdir)
+    kb_path = (workdir / "kb.json").resolve()
+    default = (f"path:{kb_path}", replyguard.kb.load_kb(kb_path))
+    settings = batch.Settings(workdir, default, None, "plain", datetime(2026, 11, 30, 9))
+    checker = batch.Checker(settings)  # what each worker process runs
+    lines = (workdir / "cases.jsonl").read_bytes().splitlines()
+    outcomes = [checker.check(n, raw) for n, raw in enumerate(lines, 1) if raw.strip()]
+    assert [o.line for o in outcomes if o.result is not None] == GOOD
     # --kb and the line naming kb.json share one engine; the two inline copies share another.
     assert built == [len(SEED_KB["entities"])] * 2
 
