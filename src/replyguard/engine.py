@@ -14,10 +14,11 @@ from datetime import datetime
 from pathlib import Path
 
 from lark import Lark
+from pydantic import ValidationError
 
 from replyguard.atoms import clear_space, load_kb_space
 from replyguard.dialogue import DecayConfig, derive_context
-from replyguard.errors import InputError, RuleError
+from replyguard.errors import InputError, RuleError, describe_validation_error
 from replyguard.kb import complete_schema, load_kb
 from replyguard.metta_host import MettaHost, Sym
 from replyguard.models import (
@@ -171,7 +172,10 @@ class Engine:
         if dialogue is None:
             dialogue = DialogueState()
         elif isinstance(dialogue, list):
-            dialogue = DialogueState(turns=dialogue)
+            try:
+                dialogue = DialogueState(turns=dialogue)
+            except ValidationError as exc:
+                raise InputError(f"dialogue.{describe_validation_error(exc)}") from None
         elif not isinstance(dialogue, DialogueState):
             raise InputError(
                 f"dialogue: expected a DialogueState or a list of turns, "
