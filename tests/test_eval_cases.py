@@ -242,11 +242,6 @@ def test_each_shipped_suite_loads_and_scores(suite):
     assert summarise(scored)["cases"] == 3
 
 
-@pytest.mark.xfail(
-    reason="the CSV reader keeps `type` as an attribute and an aliases cell as one string "
-    "(issue 11, 'Input a user actually writes'; fixed on another branch)",
-    raises=AssertionError,
-)
 @pytest.mark.parametrize("suite", SUITE_NAMES)
 def test_each_shipped_suite_holds_the_same_facts_as_csv_and_as_json(suite):
     folder = SUITES / suite
