@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from replyguard.errors import InputError, read_input_file
-from replyguard.evaluation.expect import BANDS, Expect, split_labels
+from replyguard.evaluation.expect import BANDS, Expect, read_expect
 from replyguard.evaluation.signals import CONTRADICTION_FLAGS, corrected_region, fires_at
 
 if TYPE_CHECKING:
@@ -74,6 +74,7 @@ def load_labelled(path: str | Path, kb: str | None = None) -> list[LabelledCase]
 
     Blank lines are skipped; any other problem is an `InputError` naming the file and line.
     """
+    from replyguard.batch import _json_object as json_object
     from replyguard.cases import parse_case
 
     p = Path(path)
@@ -85,20 +86,18 @@ def load_labelled(path: str | Path, kb: str | None = None) -> list[LabelledCase]
             continue
         origin = f"{p}: line {number}"
         try:
-            document = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{origin}: invalid JSON ({exc.msg})") from None
-        if not isinstance(document, dict):
-            raise InputError(f"{origin}: expected a JSON object")
-        fields, case_id, metadata, expect = split_labels(document, origin)
+            document = json_object(raw.encode("utf-8"))
+        except InputError as exc:
+            raise InputError(f"{origin}: {exc}") from None
         if kb is not None:
-            fields["kb"] = str(Path(kb).resolve())
-        case_id = case_id or f"{p.stem}:{number}"
+            document["kb"] = str(Path(kb).resolve())
+        case = parse_case(document, origin, p.parent)
+        expect = read_expect(case, origin)
+        case_id = case.id or f"{p.stem}:{number}"
         if case_id in seen:
             raise InputError(f"{origin}: id: {case_id!r} already used on line {seen[case_id]}")
         seen[case_id] = number
-        case = parse_case(fields, origin, p.parent)
-        out.append(LabelledCase(str(p), number, case_id, metadata, expect, case))
+        out.append(LabelledCase(str(p), number, case_id, case.metadata or {}, expect, case))
     if not out:
         raise InputError(f"{p}: no cases")
     return out
