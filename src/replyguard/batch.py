@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from replyguard.cli_options import add_engine_options
-from replyguard.errors import InputError, RuleError, describe_validation_error
+from replyguard.errors import InputError, RuleError, describe_validation_error, parse_json_line
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -171,7 +171,10 @@ class Checker:
             path = (self.settings.base_dir / kb).resolve()
             return f"path:{path}", lambda: load_kb(path)
         if isinstance(kb, dict):
-            digest = hashlib.sha256(json.dumps(kb, sort_keys=True).encode()).hexdigest()
+            try:
+                digest = hashlib.sha256(json.dumps(kb, sort_keys=True).encode()).hexdigest()
+            except RecursionError:
+                raise InputError("kb: nested too deeply to read") from None
             return f"inline:{digest}", lambda: _inline_kb(kb)
         raise InputError(f"kb: expected a KB object or a path, got {type(kb).__name__}")
 
@@ -192,14 +195,7 @@ class Checker:
 
 
 def _json_object(raw: bytes) -> dict[str, Any]:
-    try:
-        document = json.loads(raw.decode("utf-8-sig"))  # the first line may hold a BOM
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise InputError("invalid JSON (nested too deeply to read)") from None
+    document = parse_json_line(raw)
     if not isinstance(document, dict):
         raise InputError(f"expected a JSON object (a case), got {type(document).__name__}")
     return document
