@@ -433,12 +433,13 @@ def _restore_trace(
     from replyguard.models import PostprocessedResponse
     from replyguard.trace_paths import turn_prefixes, write_result
 
-    restored = []
-    for line, (offset, session, turn) in sorted(resumed.results.items()):
+    lost = []  # found before any is written: lines sharing a turn would hide each other
+    for line, (offset, session, turn) in resumed.results.items():
         session, turn = session or default_session, turn or f"line-{line}"
         base, _ = turn_prefixes(session, turn)
-        if store.get(f"{base}/input/llm_response") is not None:
-            continue
+        if store.get(f"{base}/input/llm_response") is None:
+            lost.append((offset, line, session, turn))
+    for offset, line, session, turn in sorted(lost):  # in the order first written: last wins
         out.seek(offset)
         try:
             result = PostprocessedResponse.model_validate(json.loads(out.readline())["result"])
@@ -448,7 +449,7 @@ def _restore_trace(
                 f"trace ({describe_validation_error(exc)})"
             ) from None
         write_result(store, result, session, turn)
-        restored.append(line)
+    restored = sorted(line for _, line, _, _ in lost)
     out.seek(0, os.SEEK_END)
     return restored
 
