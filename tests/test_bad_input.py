@@ -35,7 +35,7 @@ def _write(tmp_path: Path, name: str, content: str | bytes) -> Path:
     ("content", "message"),
     [
         ('{"entities": [', "line 1: invalid JSON"),
-        ('{"entities": [{"id": "E1"}]}', "entities.0.name: Field required"),
+        ('{"entities": [{"name": "A"}]}', "entities.0.id: Field required"),
         (
             '{"entities": [{"id": "E1", "name": "A", "colour": "red"}]}',
             "entities.0.colour: unknown field",

@@ -229,8 +229,7 @@ def kb_words(kb: KnowledgeBase, index: KBIndex) -> list[str]:
     spelling corrector never corrects a real name or value into a common word."""
     words: list[str] = []
     for entity in kb.entities:
-        words.append(entity.name)
-        words.extend(entity.aliases)
+        words.extend(entity.names)
         for attribute in entity.attributes:
             words.extend(str(v) for v in entity.values_of(attribute)[0] if isinstance(v, str))
     for spec in kb.attribute_schema.values():

@@ -211,7 +211,7 @@ def attribute_values(kb: KnowledgeBase, attribute: str) -> list[str]:
 
 def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
     """Fill in the schema for every attribute the author did not describe, and add name cues."""
-    names = {fold(e.name) for e in kb.entities} | {fold(e.id) for e in kb.entities}
+    names = {fold(e.name) for e in kb.entities if e.name} | {fold(e.id) for e in kb.entities}
     schema = dict(kb.attribute_schema)
     attributes: Counter[str] = Counter(a for e in kb.entities for a in e.attributes)
     shared = family_cues(list(attributes))
@@ -236,8 +236,8 @@ def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
 def _infer_inverses(kb: KnowledgeBase, schema: dict[str, AttributeSchema]) -> dict[str, str]:
     """Relations the KB states from both ends: B is A's inverse when every "x A y" between two
     entities is matched by "y B x" ("wrote" and "written_by"; "sibling" is its own)."""
-    names = {e.id: fold(e.name) for e in kb.entities}
-    by_name = {fold(e.name) for e in kb.entities}
+    names = {e.id: fold(e.label) for e in kb.entities}
+    by_name = {fold(e.name) for e in kb.entities if e.name}
     pairs: dict[str, set[tuple[str, str]]] = defaultdict(set)
     for entity in kb.entities:
         for attribute in entity.attributes:

@@ -86,7 +86,9 @@ class AttributeValue(_Input):
 
 class Entity(_Input):
     id: str = Field(min_length=1, pattern=SYMBOL_PATTERN)
-    name: str = Field(min_length=1)
+    # None for a row known only by its values (a flight or a car a search returned): it cannot
+    # be mentioned by name, and reports show its id.
+    name: str | None = Field(default=None, min_length=1)
     type: EntityType = EntityType.Unknown
     aliases: list[str] = Field(default_factory=list)
     gender: Gender | None = None
@@ -100,6 +102,16 @@ class Entity(_Input):
             if not re.match(SYMBOL_PATTERN, name):
                 raise ValueError(f"attribute name {name!r} may hold only letters, digits, _ . : -")
         return value
+
+    @property
+    def label(self) -> str:
+        """How reports show the entity: its name, else its id."""
+        return self.name or self.id
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name and aliases the entity can be mentioned by."""
+        return (self.name, *self.aliases) if self.name else tuple(self.aliases)
 
     def attribute(self, name: str) -> AttributeValue | None:
         raw = self.attributes.get(name)

@@ -314,7 +314,7 @@ def _context(case: EvalCase) -> dict:
     facts = (
         {}
         if isinstance(kb, str)
-        else {e.name: e.model_dump(mode="json")["attributes"] for e in kb.entities}
+        else {e.label: e.model_dump(mode="json")["attributes"] for e in kb.entities}
     )
     return {
         "query": case.case.query,
@@ -1037,11 +1037,14 @@ def code_version() -> dict:
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "eval",
-        help="measure the engine on a public dataset (KVRET, HaluEval, BEGIN, SGD)",
+        help="measure the engine on a public dataset (KVRET, HaluEval, BEGIN, SGD) or your own "
+        "labelled cases",
         description="Run every case of a dataset through the engine, print a table of metrics "
-        "against the issue's targets and optionally save a JSON report and the failures.",
+        "against the issue's targets and optionally save a JSON report and the failures. "
+        "'eval cases FILE.jsonl ...' scores your own cases against their 'expect' labels.",
     )
-    p.add_argument("dataset", metavar="DATASET", help="kvret, halueval, begin, sgd or all")
+    p.add_argument("dataset", metavar="DATASET", help="kvret, halueval, begin, sgd, all or cases")
+    p.add_argument("files", nargs="*", metavar="FILE", help="cases: JSONL files of labelled cases")
     p.add_argument(
         "--data",
         default=DEFAULT_DATA,
@@ -1061,10 +1064,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
+    p.add_argument("--kb", metavar="KB", help="cases: check every case against this KB instead")
+    p.add_argument("--rules", metavar="DIR", help="cases: user rules directory")
+    p.add_argument(
+        "--no-misses", action="store_true", help="cases: print the scores only, not each miss"
+    )
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.dataset == "cases":
+        from replyguard.evaluation import user_cases
+
+        return user_cases.run(args)
     names = _check_args(args)
     started = time.perf_counter()
     report: dict = {
@@ -1112,8 +1124,11 @@ def _check_args(args: argparse.Namespace) -> list[str]:
         names = [args.dataset]
     else:
         raise InputError(
-            f"eval: unknown dataset {args.dataset!r} (expected kvret, halueval, begin, sgd or all)"
+            f"eval: unknown dataset {args.dataset!r} "
+            "(expected kvret, halueval, begin, sgd, all or cases)"
         )
+    if args.files:
+        raise InputError(f"eval {args.dataset}: FILE arguments are only for 'eval cases'")
     if args.split != "all" and any(datasets()[n].split_of is None for n in names):
         raise InputError(f"--split {args.split}: only SGD has tune and validation splits")
     if not Path(args.data).exists():
