@@ -195,7 +195,8 @@ class ServiceCall:
 
 @dataclass
 class SgdScene:
-    """One dialogue: turns (T1..Tn), each system turn's frame, and the service call in force."""
+    """One dialogue: its turns (T1..Tn), each turn's frames, and at each system turn the call of
+    its service in force (None before the service was called, and at user turns)."""
 
     dialogue_id: str
     services: tuple[str, ...]
