@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -19,6 +20,17 @@ class InputError(ReplyguardError):
 
 class RuleError(ReplyguardError):
     """A rule file or grammar that cannot be loaded: the message names the file and line."""
+
+
+def read_input_file(path: Path, what: str) -> str:
+    """The text of a file the user named, or an `InputError` saying "{path}: {what} not found"
+    or that it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8-sig")  # a byte-order mark is not content
+    except FileNotFoundError:
+        raise InputError(f"{path}: {what} not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read {what} ({exc.__class__.__name__})") from None
 
 
 def describe_validation_error(exc: ValidationError) -> str:

@@ -17,7 +17,12 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from replyguard.errors import InputError, describe_validation_error, parse_json
+from replyguard.errors import (
+    InputError,
+    describe_validation_error,
+    parse_json,
+    read_input_file,
+)
 from replyguard.models import (
     AttributeSchema,
     Cardinality,
@@ -46,12 +51,7 @@ def load_kb(path: str | Path, *, date_order: str | None = None) -> KnowledgeBase
     """Load a KB file, choosing the reader by extension: .json, .csv, .tsv/.triples (triples).
     `date_order` ("day-first" or "month-first") says how a CSV's numeric dates are written."""
     p = Path(path)
-    try:
-        raw = p.read_text(encoding="utf-8-sig")  # a byte-order mark is not content
-    except FileNotFoundError:
-        raise InputError(f"{p}: KB file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{p}: cannot read KB file ({exc.__class__.__name__}: {exc})") from None
+    raw = read_input_file(p, "KB file")
     suffix = p.suffix.lower()
     if suffix == ".csv":
         return kb_from_csv(raw, origin=str(p), date_order=date_order)
