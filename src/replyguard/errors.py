@@ -71,3 +71,16 @@ def parse_json(text: str, where: str) -> object:
         raise InputError(f"{where}: line {exc.lineno}: invalid JSON ({exc.msg})") from None
     except RecursionError:
         raise InputError(f"{where}: invalid JSON (nested too deeply to read)") from None
+
+
+def parse_json_line(raw: bytes) -> object:
+    """One line of a JSON-lines stream (a batch file, a session's stdin), or an InputError whose
+    message the caller prefixes with the line's number. A byte-order mark is not content."""
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise InputError("invalid JSON (nested too deeply to read)") from None
