@@ -37,7 +37,11 @@ MAX_PASSAGE_CHARS = 1_000_000  # all passages of one call together
 
 
 class Engine:
-    """Rules, KB and word lists loaded once; `postprocess` is then cheap and repeatable."""
+    """Rules, KB and word lists loaded once; `postprocess` is then cheap and repeatable.
+
+    One engine may be shared between threads: its calls take turns (the host's lock), since
+    hyperon's spaces cannot be used from two threads at once. For parallel checking, give each
+    thread or process its own engine."""
 
     def __init__(
         self,
@@ -108,18 +112,20 @@ class Engine:
         """Check against another KB from now on, keeping the loaded rules and what they have
         already decided (an evaluation over many small KBs pays the rule loading once)."""
         new = complete_schema(kb if isinstance(kb, KnowledgeBase) else load_kb(kb))
-        clear_space(self.host.kb)
-        self.kb = new
-        self.kb_atoms = load_kb_space(self.host.kb, new)
-        self._build_readers()
-        self.rules_version += 1  # sessions read against the old KB must not continue
+        with self.host.lock:
+            clear_space(self.host.kb)
+            self.kb = new
+            self.kb_atoms = load_kb_space(self.host.kb, new)
+            self._build_readers()
+            self.rules_version += 1  # sessions read against the old KB must not continue
 
     def reload_rules(self) -> None:
         """Re-read the rule files (after an edit); the KB and its space stay as they are."""
-        self.host.load_rules()
-        self._read_rule_lists()
-        self._build_readers()
-        self.rules_version += 1
+        with self.host.lock:
+            self.host.load_rules()
+            self._read_rule_lists()
+            self._build_readers()
+            self.rules_version += 1
 
     @property
     def decay(self) -> DecayConfig:

@@ -44,54 +44,57 @@ def run_pipeline(
 ) -> PostprocessedResponse:
     """One call. `dialogue` gives the dialogue state the reply is read in: derived from all
     turns for a one-off call, or a session's incrementally kept state."""
-    timings: dict[str, float] = {}
+    with engine.host.lock:  # calls on one engine take turns: they share its spaces
+        timings: dict[str, float] = {}
 
-    def timed(name: str, fn: Callable[[], T]) -> T:
-        started = time.perf_counter()
-        out = fn()
-        timings[name] = round((time.perf_counter() - started) * 1000, 3)
-        return out
+        def timed(name: str, fn: Callable[[], T]) -> T:
+            started = time.perf_counter()
+            out = fn()
+            timings[name] = round((time.perf_counter() - started) * 1000, 3)
+            return out
 
-    ctx = timed("analysis", lambda: _read(engine, response, query, dialogue, reference, passages))
-    factual = timed("facts", lambda: validate_facts(engine, ctx))
-    coherence = timed("coherence", lambda: check_coherence(engine, ctx))
-    flags = timed(
-        "hallucination",
-        lambda: detect_hallucinations(engine, ctx, coherence.discourse_coherence.reply_act),
-    )
-    corrected = timed(
-        "correction",
-        lambda: (
-            correct_response(engine, ctx, flags, style)
-            if engine.setting("auto-correct") is True
-            else None
-        ),
-    )
-
-    def score():  # noqa: ANN202
-        confidence, because = score_confidence(engine, coherence, factual, flags)
-        return confidence, recommend(
-            engine, ctx, confidence, coherence, factual, flags, corrected, because
+        ctx = timed(
+            "analysis", lambda: _read(engine, response, query, dialogue, reference, passages)
+        )
+        factual = timed("facts", lambda: validate_facts(engine, ctx))
+        coherence = timed("coherence", lambda: check_coherence(engine, ctx))
+        flags = timed(
+            "hallucination",
+            lambda: detect_hallucinations(engine, ctx, coherence.discourse_coherence.reply_act),
+        )
+        corrected = timed(
+            "correction",
+            lambda: (
+                correct_response(engine, ctx, flags, style)
+                if engine.setting("auto-correct") is True
+                else None
+            ),
         )
 
-    confidence, recommendation = timed("scoring", score)
-    result = PostprocessedResponse(
-        session_id=session_id,
-        turn_id=turn_id,
-        original=response,
-        query=query,
-        corrected=corrected,
-        coherence=coherence,
-        factual_validation=factual,
-        hallucination_flags=flags,
-        new_entities=new_entities(engine, ctx),
-        confidence=confidence,
-        recommendation=recommendation,
-    )
-    timed("atoms", lambda: _record(engine, ctx, result))
-    timings["total"] = round(sum(timings.values()), 3)
-    result.timings_ms = timings
-    return result
+        def score():  # noqa: ANN202
+            confidence, because = score_confidence(engine, coherence, factual, flags)
+            return confidence, recommend(
+                engine, ctx, confidence, coherence, factual, flags, corrected, because
+            )
+
+        confidence, recommendation = timed("scoring", score)
+        result = PostprocessedResponse(
+            session_id=session_id,
+            turn_id=turn_id,
+            original=response,
+            query=query,
+            corrected=corrected,
+            coherence=coherence,
+            factual_validation=factual,
+            hallucination_flags=flags,
+            new_entities=new_entities(engine, ctx),
+            confidence=confidence,
+            recommendation=recommendation,
+        )
+        timed("atoms", lambda: _record(engine, ctx, result))
+        timings["total"] = round(sum(timings.values()), 3)
+        result.timings_ms = timings
+        return result
 
 
 def _read(
