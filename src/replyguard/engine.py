@@ -22,6 +22,7 @@ from replyguard.kb import complete_schema, load_kb
 from replyguard.metta_host import MettaHost, Sym
 from replyguard.models import Case, DialogueState, KnowledgeBase, PostprocessedResponse, Turn
 from replyguard.pipeline import run_pipeline
+from replyguard.rule_check import user_rule_problems
 from replyguard.seed_api import SeedOperations
 from replyguard.session import Session
 from replyguard.spelling.corrector import SpellingCorrector
@@ -73,6 +74,8 @@ class Engine:
         self._settings: dict[str, object] = {}
         for form, message in word_list_problems(self.host.forms):
             raise RuleError(f"{form.file}:{form.line}: {message}")
+        for problem in user_rule_problems(self.host):
+            raise RuleError(str(problem))
         self.words = WordLists.from_facts({h: self.host.facts(h) for h in WORD_LIST_ARITY})
         self._rulebook = read_rulebook([f.atom for f in self.host.forms])
         self._claim_grammar = self._user_claim_grammar()

@@ -57,6 +57,8 @@ def display_text(text: str) -> str:
 
 
 def short(text: str, limit: int = 200) -> str:
-    """One line of at most `limit` characters, for messages that cross into hyperon."""
+    """One line of at most about `limit` characters (its start and its end), for messages that
+    cross into hyperon or name a long call."""
     line = " ".join(safe_text(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    half = limit // 2
+    return line if len(line) <= limit else f"{line[:half]} … {line[-half:]}"

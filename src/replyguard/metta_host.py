@@ -241,10 +241,12 @@ class MettaHost:
         for origin, text in shipped_rule_files():
             forms.extend(parse_forms(text, origin, tokenizer))
         replaced: list[RuleForm] = []
+        self.user_files: set[str] = set()
         if self.rules_dir is not None:
             for origin, text in user_rule_files(self.rules_dir):
                 forms, gone = merge_forms(forms, parse_forms(text, origin, tokenizer))
                 replaced.extend(gone)
+                self.user_files.add(origin)
         if self.overrides:
             known = {
                 str(f.lhs.get_children()[1])
