@@ -132,6 +132,7 @@ _THREADS = textwrap.dedent(
     from replyguard.models import KnowledgeBase
 
     engine = Engine(KnowledgeBase.model_validate(json.loads(sys.argv[1])))
+    sys.setswitchinterval(1e-6)  # threads switch often, inside grounded operations too
     when = datetime(2026, 6, 1, 8, 30)
     replies = [
         "Emily Chen works in Finance.",
@@ -139,17 +140,19 @@ _THREADS = textwrap.dedent(
         "Acme Corp is headquartered in Denver.",
         "John joined in 2020 and works in Engineering.",
     ]
-    serial = [engine.postprocess(r, "", reference_time=when).recommendation.kind for r in replies]
+    calls = [
+        [f"{replies[(i + k) % 4]} Her desk is in Room {i}{k}." for k in range(10)]
+        for i in range(4)
+    ]
     found, errors = {}, []
 
     def work(i):
         try:
-            for _ in range(3):
-                reply = replies[i]
-                found[i] = engine.postprocess(reply, "", reference_time=when).recommendation.kind
-                session = engine.session(f"s{i}")
-                session.add_turn("user", "Who works in Finance?")
-                session.check(reply, reference_time=when)
+            for reply in calls[i]:
+                found[reply] = engine.postprocess(reply, "Who?").confidence
+            session = engine.session(f"s{i}")
+            session.add_turn("user", "Who works in Finance?")
+            session.check(calls[i][0], reference_time=when)
         except Exception as exc:
             errors.append(repr(exc))
 
@@ -158,7 +161,8 @@ _THREADS = textwrap.dedent(
         t.start()
     for t in threads:
         t.join()
-    print(json.dumps({"same": [found[i] == serial[i] for i in range(4)], "errors": errors}))
+    serial = {r: engine.postprocess(r, "Who?").confidence for r in found}
+    print(json.dumps({"same": found == serial, "checked": len(found), "errors": errors}))
     """
 )
 
@@ -173,4 +177,4 @@ def test_one_engine_shared_by_four_threads():
     )
     assert run.returncode == 0, run.stderr[-1500:]
     report = json.loads(run.stdout.splitlines()[-1])
-    assert report == {"same": [True, True, True, True], "errors": []}
+    assert report == {"same": True, "checked": 40, "errors": []}
