@@ -8,6 +8,7 @@ spaces hold the same story as the result.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -31,6 +32,20 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+def _taking_turns(
+    run: Callable[..., PostprocessedResponse],
+) -> Callable[..., PostprocessedResponse]:
+    """Calls on one engine take turns (its host's lock): they share its spaces."""
+
+    @functools.wraps(run)
+    def serialised(engine: Engine, *args: object, **kwargs: object) -> PostprocessedResponse:
+        with engine.host.lock:
+            return run(engine, *args, **kwargs)
+
+    return serialised
+
+
+@_taking_turns
 def run_pipeline(
     engine: Engine,
     response: str,
@@ -44,57 +59,54 @@ def run_pipeline(
 ) -> PostprocessedResponse:
     """One call. `dialogue` gives the dialogue state the reply is read in: derived from all
     turns for a one-off call, or a session's incrementally kept state."""
-    with engine.host.lock:  # calls on one engine take turns: they share its spaces
-        timings: dict[str, float] = {}
+    timings: dict[str, float] = {}
 
-        def timed(name: str, fn: Callable[[], T]) -> T:
-            started = time.perf_counter()
-            out = fn()
-            timings[name] = round((time.perf_counter() - started) * 1000, 3)
-            return out
+    def timed(name: str, fn: Callable[[], T]) -> T:
+        started = time.perf_counter()
+        out = fn()
+        timings[name] = round((time.perf_counter() - started) * 1000, 3)
+        return out
 
-        ctx = timed(
-            "analysis", lambda: _read(engine, response, query, dialogue, reference, passages)
-        )
-        factual = timed("facts", lambda: validate_facts(engine, ctx))
-        coherence = timed("coherence", lambda: check_coherence(engine, ctx))
-        flags = timed(
-            "hallucination",
-            lambda: detect_hallucinations(engine, ctx, coherence.discourse_coherence.reply_act),
-        )
-        corrected = timed(
-            "correction",
-            lambda: (
-                correct_response(engine, ctx, flags, style)
-                if engine.setting("auto-correct") is True
-                else None
-            ),
+    ctx = timed("analysis", lambda: _read(engine, response, query, dialogue, reference, passages))
+    factual = timed("facts", lambda: validate_facts(engine, ctx))
+    coherence = timed("coherence", lambda: check_coherence(engine, ctx))
+    flags = timed(
+        "hallucination",
+        lambda: detect_hallucinations(engine, ctx, coherence.discourse_coherence.reply_act),
+    )
+    corrected = timed(
+        "correction",
+        lambda: (
+            correct_response(engine, ctx, flags, style)
+            if engine.setting("auto-correct") is True
+            else None
+        ),
+    )
+
+    def score():  # noqa: ANN202
+        confidence, because = score_confidence(engine, coherence, factual, flags)
+        return confidence, recommend(
+            engine, ctx, confidence, coherence, factual, flags, corrected, because
         )
 
-        def score():  # noqa: ANN202
-            confidence, because = score_confidence(engine, coherence, factual, flags)
-            return confidence, recommend(
-                engine, ctx, confidence, coherence, factual, flags, corrected, because
-            )
-
-        confidence, recommendation = timed("scoring", score)
-        result = PostprocessedResponse(
-            session_id=session_id,
-            turn_id=turn_id,
-            original=response,
-            query=query,
-            corrected=corrected,
-            coherence=coherence,
-            factual_validation=factual,
-            hallucination_flags=flags,
-            new_entities=new_entities(engine, ctx),
-            confidence=confidence,
-            recommendation=recommendation,
-        )
-        timed("atoms", lambda: _record(engine, ctx, result))
-        timings["total"] = round(sum(timings.values()), 3)
-        result.timings_ms = timings
-        return result
+    confidence, recommendation = timed("scoring", score)
+    result = PostprocessedResponse(
+        session_id=session_id,
+        turn_id=turn_id,
+        original=response,
+        query=query,
+        corrected=corrected,
+        coherence=coherence,
+        factual_validation=factual,
+        hallucination_flags=flags,
+        new_entities=new_entities(engine, ctx),
+        confidence=confidence,
+        recommendation=recommendation,
+    )
+    timed("atoms", lambda: _record(engine, ctx, result))
+    timings["total"] = round(sum(timings.values()), 3)
+    result.timings_ms = timings
+    return result
 
 
 def _read(
