@@ -178,3 +178,19 @@ def test_one_engine_shared_by_four_threads():
     assert run.returncode == 0, run.stderr[-1500:]
     report = json.loads(run.stdout.splitlines()[-1])
     assert report == {"same": True, "checked": 40, "errors": []}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("(= (recommendation $c) (band-for $c))\n(= (band-for $c) Maybe)\n", "gave Maybe, not one"),
+        ("(= (recommendation $c) (band-for $c))\n(= (band-for 0.5) Accept)\n", "no clause of"),
+    ],
+)
+def test_the_trial_finds_what_only_running_the_rules_shows(seed_kb, tmp_path, text, message):
+    path = _rules(tmp_path, "; computed, so no static check can tell\n" + text)
+    engine = Engine(seed_kb, rules_dir=tmp_path)  # loads: every name is defined
+    with pytest.raises(RuleError, match=f"{path}:2"):
+        engine.postprocess("John works in Engineering.", "", reference_time=REFERENCE)
+    problems = [str(p) for p in check_rules(tmp_path).problems]
+    assert problems and all(p.startswith(f"{path}:2: ") and message in p for p in problems)

@@ -273,6 +273,7 @@ class MettaHost:
             space.add_atom(atom)
         self.forms, self.replaced = forms, replaced
         self._pure = _pure_functions(forms)
+        self._defined = {f.head for f in forms if f.lhs is not None and f.head}
         self._facts: dict[str, list[tuple[object, ...]]] = {}
         for form in forms:
             if form.lhs is None and form.head is not None:
@@ -363,6 +364,11 @@ class MettaHost:
         out = from_atom(results[0])
         if isinstance(out, tuple) and out and out[0] == head:
             raise RuleError(f"no rule matches {expr} (see the definitions of {head!r})")
+        if isinstance(out, tuple) and out and isinstance(out[0], Sym) and out[0] in self._defined:
+            raise RuleError(  # a call inside the rule that no clause of its function matches
+                f"rule call {short(str(expr), 120)} gave {short(str(results[0]), 120)}: no "
+                f"clause of '{out[0]}' matches{self._where(expr)}"
+            )
         return out
 
     def choice(self, head: str, allowed: Iterable[str], *args: object) -> str:

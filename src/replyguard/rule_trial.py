@@ -4,8 +4,8 @@ A rule can parse and name only known predicates and still fail when it runs: it 
 returns a kind the host does not know, or calls something with arguments no clause matches. The
 trial builds an engine with the rules under test over a small built-in KB and checks a few
 replies that reach every stage and each band of the recommendation (a confirmed claim, a wrong
-value, an unknown entity, an off-topic answer), each rule call under the usual step budget. What
-fails becomes a problem with the rule's file and line.
+value, an unknown entity, an off-topic answer, a sentence its passage does not support), each
+rule call under the usual step budget. What fails becomes a problem with the rule's file and line.
 
 The KB and the dialogue are sample evidence for this self-test only, not data of any user.
 """
@@ -58,6 +58,7 @@ SAMPLE_REPLIES = (
     "Dr. Velloso from Harbour Labs founded the company in 2005 with Nadia.",
     "The weather in Lisbon is usualy mild in winter.",
 )
+SAMPLE_PASSAGE = "Harbour Labs was founded in Lisbon in 2011 and builds sensors for ships."
 _WHERE = re.compile(r" \((\S+:\d+)(?:, \S+:\d+)*\)$")
 
 
@@ -71,9 +72,15 @@ def trial_problems(rules_dir: str | Path | None) -> list[tuple[str, str]]:
         return [_located(str(exc))]
     found: dict[str, tuple[str, str]] = {}
     reference = datetime(2026, 3, 2, 10, 0)
-    for reply in SAMPLE_REPLIES:
+    for n, reply in enumerate(SAMPLE_REPLIES):
         try:
-            engine.postprocess(reply, SAMPLE_TURNS[-1].text, SAMPLE_TURNS, reference_time=reference)
+            engine.postprocess(
+                reply,
+                SAMPLE_TURNS[-1].text,
+                SAMPLE_TURNS,
+                reference_time=reference,
+                passages=[SAMPLE_PASSAGE] if n == 2 else [],
+            )
         except ReplyguardError as exc:
             where, message = _located(str(exc))
             found.setdefault(where, (where, message))
