@@ -72,8 +72,6 @@ _IMPURE_PRIMITIVES = {
 SPACES = ("&kb", "&dialogue", "&reply")
 _MEMO_LIMIT = 200_000
 _RESULT_NESTING = 100  # Python's walkers over atoms (from_atom) recurse once per level
-
-
 _STRING = S("String")
 _METTA = S("metta")
 _STRING_TOKEN = r"(?s)^\".*\"$"  # as hyperon's stdlib writes it: a string literal
@@ -449,8 +447,8 @@ def _text_operations() -> dict[str, tuple[Callable[..., object], list[str]]]:
     strings, which hyperon cannot show once they are long)."""
     return {
         "repr": (lambda a: str(a), ["Atom", "String"]),
-        "charsToString": (
-            lambda a: "".join(str(from_atom(c)) for c in a.get_children()),
+        "charsToString": (  # a Char shows as 'c'
+            lambda a: "".join(str(c)[1:-1] for c in a.get_children()),
             ["Atom", "String"],
         ),
     }
