@@ -9,7 +9,8 @@ keep it so.
   at some thousands; Python's walkers over atoms stop at a few hundred. Rule files and REPL input
   deeper than `MAX_NESTING` are refused before they reach the parser.
 - Steps. A rule that never ends would run (and grow) forever; every rule call runs under a
-  budget of `RULE_STEP_LIMIT` interpreter steps.
+  budget of `RULE_STEP_LIMIT` interpreter steps, plus `STEPS_PER_ATOM` for each atom of the call
+  (a rule over a long list walks every item).
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ import hashlib
 
 # The deepest bracket nesting a rule file or a REPL line may hold (the shipped rules need 12).
 MAX_NESTING = 200
-# Interpreter steps one rule call may take. The largest call of the shipped rules over the
-# evaluation datasets takes about 6,000; an endless rule reaches the limit in ~2 s and ~50 MB.
+# Interpreter steps one rule call may take: RULE_STEP_LIMIT + STEPS_PER_ATOM x the atoms in the
+# call. The shipped rules take at most ~2,500 on a KVRET dialogue, and ~30 per item of a list
+# (a 100,000-character reply with 1,852 claims: 168,000 steps for a call of ~5,600 atoms); an
+# endless rule over small arguments stops after ~2 s and ~50 MB.
 RULE_STEP_LIMIT = 200_000
+STEPS_PER_ATOM = 200
 # The longest display of one text value (bytes of UTF-8), well inside hyperon's 4,096.
 DISPLAY_BYTES = 1_000
 _QUOTE = str.maketrans({'"': r"\""})

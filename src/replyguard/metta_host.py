@@ -38,7 +38,7 @@ from hyperon import (
 from hyperon.atoms import Atom, AtomType, IncorrectArgumentError, NoReduceError, ValueObject
 
 from replyguard.errors import InputError, RuleError
-from replyguard.limits import RULE_STEP_LIMIT, display_text, safe_text, short
+from replyguard.limits import RULE_STEP_LIMIT, STEPS_PER_ATOM, display_text, safe_text, short
 from replyguard.models import Explanation
 from replyguard.rules import (
     RuleForm,
@@ -322,16 +322,18 @@ class MettaHost:
         step at a time, stopping at the step budget; results nested too deeply are refused."""
         wrapped = E(_METTA, expr, AtomType.UNDEFINED, self._self)  # kept alive while it runs
         has_next, step = hp.step_has_next, hp.interpret_step
+        # a rule walks its arguments: a list of 5,000 numbers takes ~150,000 steps to sum up
+        limit = self.step_limit + STEPS_PER_ATOM * _size(expr)
         with self.lock:
             state = hp.interpret_init(self._space.cspace, wrapped.catom)
             steps = 0
             while has_next(state):
                 steps += 1
-                if steps > self.step_limit:
+                if steps > limit:
                     del state  # frees what the runaway call built
                     raise RuleError(
                         f"rule call {short(str(expr), 120)} did not finish within "
-                        f"{self.step_limit:,} interpreter steps (a rule that never ends?)"
+                        f"{limit:,} interpreter steps (a rule that never ends?)"
                         f"{self._where(expr)}"
                     )
                 state = step(state)
@@ -465,6 +467,17 @@ def _operation(name: str, fn: Callable[..., object], types: list[str]) -> Atom:
             raise RuntimeError(f"{name}: {exc.__class__.__name__}: {short(str(exc))}") from None
 
     return OperationAtom(name, wrapped, types, unwrap=False)
+
+
+def _size(atom: Atom) -> int:
+    """How many atoms an atom holds, itself included (walked without recursion)."""
+    count, pending = 0, [atom]
+    while pending:
+        a = pending.pop()
+        count += 1
+        if isinstance(a, ExpressionAtom):
+            pending.extend(a.get_children())
+    return count
 
 
 def _too_deep(atom: Atom, limit: int) -> bool:
