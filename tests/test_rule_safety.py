@@ -35,7 +35,7 @@ def test_a_rule_that_never_ends_stops_at_the_step_budget(seed_kb, tmp_path):
     with pytest.raises(RuleError) as info:
         engine.host.value("review-severity", 4)
     message = str(info.value)
-    assert "did not finish within 5,400 interpreter steps" in message  # 5,000 + 200 per atom
+    assert "did not finish within 5,600 interpreter steps" in message  # + 200 x 3 atoms
     assert f"{path}:2" in message and "\n" not in message
     # the host goes on: the next call is answered as before
     assert engine.host.value("flag-for-review", 0.6) is True
