@@ -282,7 +282,7 @@ def _infer_cardinality(kb: KnowledgeBase, attribute: str) -> Cardinality:
 
 def name_cues(attribute: str) -> list[str]:
     """Cue phrases read off an attribute's name: "join_date" -> "join date", "join", "joined"."""
-    words = _name_words(attribute)
+    words = name_words(attribute)
     cues = [" ".join(words)] if words else []
     content = [w for w in words if w not in _TYPE_SUFFIXES and w not in _PREPOSITIONS] or words
     if content and content != words:
@@ -300,7 +300,7 @@ def family_cues(attributes: list[str]) -> dict[str, list[str]]:
     """Columns that differ in one part of their names share a cue in the rest: "monday_low",
     "tuesday_low", ... are each a "low", "home_address" and "work_address" each an "address";
     the differing part then tells them apart in a sentence ("the low on Tuesday")."""
-    parts = {a: _name_words(a) for a in attributes}
+    parts = {a: name_words(a) for a in attributes}
     families: dict[tuple[int, tuple[str, ...]], set[str]] = defaultdict(set)
     for attribute, words in parts.items():
         if len(words) < 2:
@@ -323,7 +323,8 @@ def family_cues(attributes: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def _name_words(attribute: str) -> list[str]:
+def name_words(attribute: str) -> list[str]:
+    """The words of an attribute's name: "join_date" and "joinDate" are "join", "date"."""
     return [w.lower() for w in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", attribute) if w]
 
 

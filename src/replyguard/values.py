@@ -17,7 +17,12 @@ from datetime import date
 from rapidfuzz.distance import Levenshtein
 
 from replyguard.models import ValueType
-from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
+from replyguard.text.temporal import (
+    normalise_date,
+    normalise_duration,
+    normalise_time,
+    normalise_weekday,
+)
 from replyguard.text.words import stem
 
 EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
@@ -93,8 +98,19 @@ def fold(text: str) -> str:
     return _SPACE.sub(" ", text.casefold().replace("_", " ")).strip()
 
 
+_JOINED = re.compile(r"\s*([-/])\s*")
+# A code: letters and digits in short runs ("EH3 9QN", "C.B 2, 1 U.F", "TR7075"), compared
+# without its separators; a word of four letters or more makes it an address or a name.
+_CODE = re.compile(r"(?=.*\d)(?=.*[^\W\d_])(?:[^\W\d_]{1,3}(?![^\W\d_])|\d+|[\s.,/-])+")
+
+
 def text_key(text: str) -> str:
-    key = _SPACE.sub(" ", _PUNCT.sub(" ", fold(text))).strip(" .")
+    """Free text compared without case, punctuation, articles or the spacing around a hyphen
+    ("7 - 9 Quay St" is "7-9 Quay St"); a code without its separators ("EH39QN")."""
+    folded = fold(text)
+    if _CODE.fullmatch(folded):
+        return re.sub(r"[\W_]+", "", folded)
+    key = _JOINED.sub(r"\1", _SPACE.sub(" ", _PUNCT.sub(" ", folded)).strip(" ."))
     return _THE.sub("", key)
 
 
@@ -142,7 +158,7 @@ def money_key(text: str) -> str | None:
 def duration_key(text: str) -> str | None:
     m = DURATION_RE.fullmatch(text.strip())
     if not m:
-        return None
+        return normalise_duration(text)  # "an hour and a half", "ninety minutes"
     unit = m["u"].lower().rstrip("s")
     unit = {"hr": "hr", "mins": "min"}.get(unit, unit)
     return _num_key(float(m["n"]) * _MINUTES[unit])
@@ -285,6 +301,20 @@ def grade(
         return Grade("Normalised")
     if _compatible(value_type, claimed, kb):
         return Grade("Compatible")
+    if value_type == ValueType.phone and _same_line(ck, kk):
+        return Grade("Normalised")
+    if _DIGITS.findall(ck) != _DIGITS.findall(kk) or _CODE.fullmatch(fold(claimed)):
+        return Grade("Mismatch")  # "14 Quay St" is not "16 Quay St": digits, codes never fuzzy
     if value_type in (ValueType.text, ValueType.enum, ValueType.entity, ValueType.email):
         return Grade("Fuzzy", round(Levenshtein.normalized_distance(ck, kk), 4))
     return Grade("Mismatch")
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _same_line(a: str, b: str) -> bool:
+    """One phone number written with and without its country code ("+44 131 496 0723" and
+    "0131 496 0723"): the national number, past a trunk "0", ends the international one."""
+    short, long = sorted((a.removeprefix("0"), b.removeprefix("0")), key=len)
+    return len(short) >= 7 and long.endswith(short) and len(long) - len(short) <= 3

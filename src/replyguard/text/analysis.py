@@ -22,6 +22,7 @@ from replyguard.text.lexicon import WHEN_TYPES, KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import stem
+from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
 from replyguard.values import fold, order_key
 
 _ORG_WORDS = {
@@ -298,7 +299,46 @@ class Reader:
                 claim = self._attach(draft, chosen, ambiguous, resolver, sentence)
                 if claim is not None:
                     out.claims.append(claim)
+            out.claims.extend(self._yes_no(lexed, row, out, chosen, resolver))
         return out
+
+    def _yes_no(
+        self,
+        lexed: LexedText,
+        row: list[Lexeme],
+        out: ReadText,
+        chosen: dict[int, Referent],
+        resolver: ReferenceResolver,
+    ) -> list[AttachedClaim]:
+        """Yes/no attributes the sentence states (text/yes_no.py), each about the entity its
+        clause names, else one its sentence names, else the one most in focus."""
+        claims = []
+        for mention in polar_mentions(lexed, row, self.index.polar):
+            named = [
+                Candidate(Subject("entity", m.lexeme), m.entity_id, m.resolution)
+                for m in out.mentions
+                if row[0].start <= m.lexeme.start < row[-1].end
+            ]
+            named += [  # "allowed at Quarry Lane Bakery": a name read as a value of another
+                Candidate(Subject("entity", lx), hit.entity_id, "Direct")
+                for lx in row
+                if lx.cat == "VAL" and lx.attributes
+                for hit in self.index.names.get(lx.text)[:1]
+            ]
+            named += [
+                Candidate(Subject("pronoun", p.lexeme), p.resolved.entity_id, "Pronoun")
+                for p in out.pronouns
+                if p.resolved is not None
+                and p.resolved.entity_id is not None
+                and row[0].start <= p.lexeme.start < row[-1].end
+            ]
+            named.sort(key=lambda c: not mention.in_clause(c.subject.lexeme.start))
+            focus = sorted(resolver.in_focus(), key=lambda r: (-r.salience, -r.order))
+            named += [Candidate(None, r.entity_id, "Implicit") for r in focus if r.entity_id]
+            claim = polar_claim(mention, self.index, named)
+            if claim is not None:
+                claims.append(claim)
+        return claims
 
     def _observe(
         self,

@@ -54,6 +54,7 @@ class AttachedClaim:
     predicate: str
     basis: str  # Cue | Focus | ValueOwner | Type
     value: Lexeme
+    polar: bool = False  # a yes/no value read from the attribute's words ("pets are allowed")
 
     @property
     def negated(self) -> bool:
@@ -146,6 +147,15 @@ def choose_attribute(
         return ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
+    if (
+        entity is not None
+        and cued
+        and not any(a in held for a in cued)
+        and any(a in held and fits(a) for a in value.attributes)
+    ):
+        # a cue names an attribute this entity lacks ("located in" -> location) but the value is
+        # one the KB lists under an attribute it has ("north" under area): the KB's schema wins
+        cued = []
     if cued:
         chosen = best(cued)
         return None if chosen is None else (chosen, draft.basis if draft.basis != "Bare" else "Cue")
