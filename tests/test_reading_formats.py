@@ -14,7 +14,7 @@ from replyguard.values import grade
     ("value_type", "claimed", "kb", "kind"),
     [
         (ValueType.text, "KY169AB", "K.Y 1, 69 A.B", "Normalised"),  # a code without separators
-        (ValueType.text, "ky 16 9ab", "KY16 9AB", "Normalised"),
+        (ValueType.text, "ky169ab", "KY16 9AB", "Normalised"),
         (ValueType.text, "21 - 23 Shore Road", "21-23 Shore Road", "Normalised"),
         (ValueType.text, "2123 Shore Road", "21-23 Shore Road", "Mismatch"),
         (ValueType.text, "12 Harbour Walk", "17 Harbour Walk", "Mismatch"),  # not "Fuzzy"

@@ -99,16 +99,30 @@ def fold(text: str) -> str:
 
 
 _JOINED = re.compile(r"\s*([-/])\s*")
-# A code: letters and digits in short runs ("EH3 9QN", "C.B 2, 1 U.F", "TR7075"), compared
-# without its separators; a word of four letters or more makes it an address or a name.
-_CODE = re.compile(r"(?=.*\d)(?=.*[^\W\d_])(?:[^\W\d_]{1,3}(?![^\W\d_])|\d+|[\s.,/-])+")
+# A code is letters and digits in short runs ("EH3 9QN", "C.B 2, 1 U.F", "KY169AB"), compared
+# without its separators. Its letters stand next to a digit or a dot; a word of its own ("171 Oak
+# Rd") or of four letters makes it an address or a name.
+_CODE_CHARS = re.compile(r"[\w\s.,/-]+")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _is_code(folded: str) -> bool:
+    if not _CODE_CHARS.fullmatch(folded) or not any(c.isdigit() for c in folded):
+        return False
+    runs = list(_LETTERS.finditer(folded))
+    for run in runs:
+        before, after = folded[run.start() - 1 : run.start()], folded[run.end() : run.end() + 1]
+        glued = any(c.isdigit() or c == "." for c in before + after)
+        if len(run[0]) > 3 or (len(run[0]) > 1 and not glued):
+            return False
+    return bool(runs)
 
 
 def text_key(text: str) -> str:
     """Free text compared without case, punctuation, articles or the spacing around a hyphen
     ("7 - 9 Quay St" is "7-9 Quay St"); a code without its separators ("EH39QN")."""
     folded = fold(text)
-    if _CODE.fullmatch(folded):
+    if _is_code(folded):
         return re.sub(r"[\W_]+", "", folded)
     key = _JOINED.sub(r"\1", _SPACE.sub(" ", _PUNCT.sub(" ", folded)).strip(" ."))
     return _THE.sub("", key)
@@ -260,9 +274,27 @@ class Grade:
     distance: float = 0.0  # normalised edit distance, for Fuzzy
 
 
+_WORDY = (ValueType.text, ValueType.enum)
+_HEAD_END = re.compile(r"\s+[-–—(]\s*|\s*[,:;]\s+")
+
+
+def value_head(text: str) -> str | None:
+    """The head words of a qualified value: "Lead Mechanic" of "Lead Mechanic - Engines" or of
+    "Lead Mechanic (Engines)"; None for a value with no qualifier."""
+    parts = _HEAD_END.split(text.strip(), maxsplit=1)
+    if len(parts) < 2 or not parts[0].strip() or not parts[1].strip(" )"):
+        return None
+    return parts[0].strip()
+
+
 def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
     """A less precise claim that agrees with the KB value: a year or weekday of a KB date, a
-    number without the KB's unit ("80" in "80-100F")."""
+    number without the KB's unit ("80" in "80-100F"), the head words of a qualified value
+    ("head baker" of "Head Baker - Sourdough")."""
+    if value_type in _WORDY:
+        head = value_head(kb)
+        if head is not None and text_key(head) == text_key(claimed):
+            return True
     if value_type == ValueType.number:
         bare, measured = number_key(claimed), number_key(kb)
         return bare is not None and " " not in bare and (measured or "").split(" ")[0] == bare
@@ -276,9 +308,6 @@ def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
         if weekday and len(kb_iso) == 10:
             return date.fromisoformat(kb_iso).strftime("%A").lower() == weekday
     return False
-
-
-_WORDY = (ValueType.text, ValueType.enum)
 
 
 def _stems(key: str) -> tuple[str, ...]:
@@ -303,7 +332,7 @@ def grade(
         return Grade("Compatible")
     if value_type == ValueType.phone and _same_line(ck, kk):
         return Grade("Normalised")
-    if _DIGITS.findall(ck) != _DIGITS.findall(kk) or _CODE.fullmatch(fold(claimed)):
+    if _DIGITS.findall(ck) != _DIGITS.findall(kk) or _is_code(fold(claimed)):
         return Grade("Mismatch")  # "14 Quay St" is not "16 Quay St": digits, codes never fuzzy
     if value_type in (ValueType.text, ValueType.enum, ValueType.entity, ValueType.email):
         return Grade("Fuzzy", round(Levenshtein.normalized_distance(ck, kk), 4))

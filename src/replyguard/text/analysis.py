@@ -14,7 +14,7 @@ from datetime import datetime
 
 from lark import Lark
 
-from replyguard.models import EntityType
+from replyguard.models import EntityType, ValueType
 from replyguard.text.attachment import AttachedClaim, choose_attribute
 from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
@@ -228,7 +228,7 @@ class Reader:
         parsed = (
             lexed,
             [
-                extract_drafts(row, self._grammar, self.words.markers.get)
+                extract_drafts(row, self._grammar, self.words.markers.get, self._relation)
                 for row in lexed.sentence_lexemes
             ],
         )
@@ -236,6 +236,9 @@ class Reader:
         if len(self._cache) > _LEX_CACHE_SIZE:
             self._cache.popitem(last=False)
         return parsed
+
+    def _relation(self, attributes: tuple[str, ...]) -> bool:
+        return any(self.index.attribute_type(a) == ValueType.entity for a in attributes)
 
     def referent_for(self, entity_id: str) -> Referent:
         entity = self.index.entities[entity_id]

@@ -353,18 +353,42 @@ def _mark_range(drafts: list[ClaimDraft], lead: list[Lexeme]) -> None:
         first.range_end, second.range_end = "low", "high"
 
 
+# Words that may stand between a relation's cue and the entity it names: "works at the X".
+_RELATION_LINKS = frozenset("the a an at in as by".split())
+
+
+def _relation_values(
+    lexemes: list[Lexeme], relation: Callable[[tuple[str, ...]], bool]
+) -> list[Lexeme]:
+    """A KB entity named right after the cue of a relation ("works at Marrow and Vine") is the
+    relation's value, not a new subject, whether or not the KB lists it under that relation."""
+    out = list(lexemes)
+    cue: Lexeme | None = None
+    for k, lexeme in enumerate(out):
+        if lexeme.cat == "ENT" and cue is not None and relation(cue.attributes):
+            out[k] = replace(lexeme, cat="VAL", value_type=ValueType.entity)
+        if lexeme.cat == "CUE":
+            cue = lexeme
+        elif not (lexeme.cat == "W" and set(lexeme.text.lower().split()) <= _RELATION_LINKS):
+            cue = None
+    return out
+
+
 def extract_drafts(
     sentence_lexemes: list[Lexeme],
     parser: Lark | None = None,
     kinds: Callable[[str], tuple] = lambda word: (),
+    relation: Callable[[tuple[str, ...]], bool] = lambda attributes: False,
 ) -> list[ClaimDraft]:
-    pairs = zip(sentence_lexemes, sentence_lexemes[1:], strict=False)
-    if not any(lx.cat == "VAL" for lx in sentence_lexemes) and not any(
+    """The claim drafts of one sentence; `relation` says whether a cue names an attribute whose
+    values are KB entities."""
+    lexemes = _relation_values(sentence_lexemes, relation)
+    pairs = zip(lexemes, lexemes[1:], strict=False)
+    if not any(lx.cat == "VAL" for lx in lexemes) and not any(
         a.cat == "CUE" and b.cat == "OF" for a, b in pairs
     ):
         return []  # no value, and no "the author of X" to say one of
     parser = parser or claim_parser()
-    lexemes = list(sentence_lexemes)
     while True:
         try:
             tree = parser.parse(lexemes)

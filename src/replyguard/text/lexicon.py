@@ -20,7 +20,7 @@ from replyguard.rules import RuleForm
 from replyguard.text.inflection import WordPrior, cue_variants
 from replyguard.text.tokens import tokenize
 from replyguard.text.words import content_stems
-from replyguard.values import fold
+from replyguard.values import fold, value_head
 
 PhraseKey = tuple[str, ...]
 # Value types the lexer recognises by their shape (regexes, temporal grammar), not by lookup.
@@ -389,6 +389,12 @@ class KBIndex:
         if entity.type == EntityType.Person and len(parts) >= 2:
             for part in (parts[0], parts[-1]):
                 self.names.add(part, NameHit(entity.id, implicit=True))
+            surname = fold(parts[-1])
+            if len(surname) >= 5 and surname not in self._fuzzy_owner:
+                # "Dr. Valtonan": a misspelt surname after a title is the person
+                self._fuzzy_blocks[surname[0]].append(surname)
+            if len(surname) >= 5:
+                self._fuzzy_owner[surname].append(entity.id)
         elif len(parts) >= 2:
             self._index_place_name(entity.id, parts)
         for attribute in entity.attributes:
@@ -396,9 +402,10 @@ class KBIndex:
             if (spec is not None and spec.value_type in SHAPED_TYPES) or attribute in self.polar:
                 continue  # a yes/no value is said by the attribute's words, not as "true"
             for v in entity.values_of(attribute)[0]:
-                key = phrase_key(str(v))
-                if 0 < len(key) <= MAX_VALUE_TOKENS:
-                    self.values.add(key, attribute)
+                head = value_head(str(v))  # "head baker" names "Head Baker - Sourdough"
+                for key in (phrase_key(str(v)), phrase_key(head) if head else ()):
+                    if 0 < len(key) <= MAX_VALUE_TOKENS:
+                        self.values.add(key, attribute)
 
     def _index_place_name(self, entity_id: str, parts: list[str]) -> None:
         """Shorter ways to name a place: a distinctive first or last word ("Ravenswood" for
