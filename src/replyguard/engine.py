@@ -18,7 +18,7 @@ from lark import Lark
 from replyguard.atoms import clear_space, load_kb_space
 from replyguard.dialogue import DecayConfig, derive_context
 from replyguard.errors import InputError, RuleError
-from replyguard.kb import complete_schema, load_kb
+from replyguard.kb import complete_schema, load_kb, on_table_day
 from replyguard.metta_host import MettaHost, Sym
 from replyguard.models import Case, DialogueState, KnowledgeBase, PostprocessedResponse, Turn
 from replyguard.pipeline import run_pipeline
@@ -171,7 +171,7 @@ class Engine:
                 f"got {type(dialogue).__name__}"
             )
         style = annotation_style or self.annotation_style
-        reference = reference_time or datetime.now()
+        reference = on_table_day(self.kb, reference_time or datetime.now())
         given = dialogue
         return run_pipeline(
             self,

@@ -13,6 +13,7 @@ import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -25,6 +26,7 @@ from replyguard.models import (
     Scalar,
     ValueType,
 )
+from replyguard.text.temporal import WEEKDAYS
 from replyguard.values import fold, infer_value_type
 
 RESERVED_COLUMNS = ("id", "name", "type", "aliases", "gender", "number")
@@ -38,7 +40,10 @@ def symbol_name(text: str) -> str:
 
 LIST_SEPARATOR = "|"
 # Suffixes that name a value's type rather than what it is about ("join_date" is about joining).
-_TYPE_SUFFIXES = {"date", "time", "year", "day", "at", "on", "id", "name", "number", "no"}
+_TYPE_SUFFIXES = {
+    *"date time year day at on id name number no".split(),
+    *"dates times years days".split(),  # "closed_days" is about being closed
+}
 _PREPOSITIONS = {"at", "on", "by", "from", "to", "in", "for"}
 
 
@@ -93,6 +98,7 @@ def kb_from_rows(
     Empty cells are absent attributes; a cell holding "a | b" is a multi-valued attribute.
     """
     entities = []
+    rows, today = read_table(rows)
     for i, row in enumerate(rows):
         if not row:
             continue
@@ -125,7 +131,67 @@ def kb_from_rows(
             else:
                 doc["attributes"][symbol_name(col)] = value  # type: ignore[index]
         entities.append(doc)
-    return kb_from_document({"entities": entities}, origin=origin)
+    kb = kb_from_document({"entities": entities}, origin=origin)
+    return kb if today is None else kb.model_copy(update={"today": today})
+
+
+# A labelled part of a compound cell: "low of 40F", "price: $12", "high = 52F".
+_LABELLED = re.compile(r"(?P<label>[^\W\d_][\w ]{0,30}?)\s*(?:\bof\b|:|=)\s*(?P<value>.+)")
+_TODAY_COLUMN = "today"
+
+
+def read_table(
+    rows: Iterable[Mapping[str, object]],
+) -> tuple[list[dict[str, object]], str | None]:
+    """A table as a user hands it in, read into one fact per cell part, and the weekday it
+    calls today.
+
+    A compound cell ("rain, low of 40F, high of 52F") states several facts: each labelled part
+    whose value has a type ("low of 40F") is the column's `<column>_<label>` ("monday_low"), and
+    what is left unlabelled ("rain") is the column's own value. A `today` column naming one
+    weekday in every row is the day the table counts its weekday columns from, not a fact of
+    the row."""
+    table = [dict(row) for row in rows]
+    days = {
+        fold(str(row[column]))
+        for row in table
+        for column in row
+        if column.strip().lower() == _TODAY_COLUMN and _cell(row[column]) is not None
+    }
+    today = next(iter(days)) if len(days) == 1 and days <= set(WEEKDAYS) else None
+    out = []
+    for row in table:
+        read: dict[str, object] = {}
+        for column, cell in row.items():
+            if today is not None and column.strip().lower() == _TODAY_COLUMN:
+                continue
+            read.update(_cell_facts(column, cell))
+        out.append(read)
+    return out, today
+
+
+def on_table_day(kb: KnowledgeBase, reference: datetime) -> datetime:
+    """The reference time moved to the nearest day that is the KB's `today` (at most three
+    days away), so "today", "tomorrow" and "on Friday" pick the table's columns."""
+    if kb.today is None or kb.today not in WEEKDAYS:
+        return reference
+    shift = (WEEKDAYS.index(kb.today) - reference.weekday()) % 7
+    return reference + timedelta(days=shift - 7 if shift > 3 else shift)
+
+
+def _cell_facts(column: str, cell: object) -> dict[str, object]:
+    if not isinstance(cell, str) or "," not in cell:
+        return {column: cell}
+    plain, labelled = [], {}
+    for part in (p.strip() for p in cell.split(",")):
+        m = _LABELLED.fullmatch(part)
+        if m is not None and infer_value_type(m["value"]) is not None:
+            labelled[f"{column}_{symbol_name(m['label'].lower())}"] = m["value"].strip()
+        else:
+            plain.append(part)
+    if not labelled:
+        return {column: cell}
+    return ({column: ", ".join(plain)} if plain else {}) | labelled
 
 
 def kb_from_csv(text: str, origin: str = "<csv>") -> KnowledgeBase:
@@ -217,7 +283,11 @@ def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
     shared = family_cues(list(attributes))
     for attribute in attributes:
         given = schema.get(attribute)
-        inferred = [*name_cues(attribute), *shared.get(attribute, ())]
+        family = shared.get(attribute, ())  # "open" of saturday_open is also "opens", "opened"
+        inflected = [
+            f for cue in family if " " not in cue and cue not in WEEKDAYS for f in _verb_forms(cue)
+        ]
+        inferred = [*name_cues(attribute), *family, *inflected]
         if given is None:
             schema[attribute] = AttributeSchema(
                 value_type=_infer_type(kb, attribute, names),
@@ -329,6 +399,8 @@ def name_words(attribute: str) -> list[str]:
 
 
 def _verb_forms(verb: str) -> list[str]:
+    if verb.endswith(("ed", "s")) or not verb.isalpha():
+        return []  # "closed", "runs" are inflected already
     if verb.endswith("e"):
         return [verb + "d", verb + "s"]
     return [verb + "ed", verb + "s"]
