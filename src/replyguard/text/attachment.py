@@ -94,6 +94,29 @@ def _bounding(
     return None
 
 
+def _range_bound(attribute: str, end: str, index: KBIndex) -> str:
+    """The attribute of a range's other end, when the range is said of one bound: the "close"
+    of "saturday_open" for a range's high end (`range-bounds` pairs in metta/lexicon.metta)."""
+    parts = attribute.split("_")
+    for k, part in enumerate(parts):
+        for low, high in index.range_bounds:
+            other = high if end == "high" and part.lower() == low else None
+            other = low if end == "low" and part.lower() == high else other
+            if other is not None:
+                bound = "_".join([*parts[:k], other, *parts[k + 1 :]])
+                if bound in index.schema:
+                    return bound
+    return attribute
+
+
+def _names_day_of(value: Lexeme, held: set[str]) -> bool:
+    """A weekday that names some of the subject's attributes ("saturday_open")."""
+    day = (
+        value.value_key if value.temporal is not None and value.temporal.kind == "weekday" else None
+    )
+    return day is not None and any(day in a.lower().split("_") for a in held)
+
+
 def affinity(attribute: str, words: frozenset[str]) -> int:
     """How many parts of an attribute's name the sentence says ("tuesday_high" in "on tuesday
     the high is ..."): it tells apart attributes that share a value type."""
@@ -147,6 +170,9 @@ def choose_attribute(
         return ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
+    if draft.range_end is not None:
+        # "open from 8:00 until 16:00": each end of a range of times against its own bound
+        cued = [_range_bound(a, draft.range_end, index) for a in cued]
     if (
         entity is not None
         and cued
@@ -172,6 +198,8 @@ def choose_attribute(
         ]
         chosen = best(owners + named)
         return None if chosen is None else (chosen, "ValueOwner")
+    if _names_day_of(value, held):
+        return None  # "open 8 to 4 on Saturday": the day picks saturday_open, it is no value
     if entity is not None and (draft.copula or draft.direct):  # "X is at 2pm", "dinner, 5 PM"
         typed = [
             a

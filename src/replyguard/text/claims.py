@@ -340,17 +340,22 @@ class ClaimTransformer(Transformer):
         return drafts
 
 
-_RANGE_JOINS = frozenset({"-", "–", "to"})
+_RANGE_JOINS = frozenset({"-", "–", "to", "until", "till", "through"})
+_RANGED_TYPES = (ValueType.number, ValueType.time)
 
 
 def _mark_range(drafts: list[ClaimDraft], lead: list[Lexeme]) -> None:
-    """Two numbers joined by "-" or "to" ("80-100F") are the low and the high end of a range;
-    `lead` is the words before the second."""
+    """Two numbers or times joined by "-", "to" or "until" ("80-100F", "from 8:00 until 16:00")
+    are the low and the high end of a range; `lead` is the words before the second, which is
+    said of what the first is ("open from 8:00 until 16:00")."""
     if len(drafts) < 2 or len(lead) != 1 or lead[0].text.strip().lower() not in _RANGE_JOINS:
         return
     first, second = drafts[-2], drafts[-1]
-    if all(d.value.value_type == ValueType.number for d in (first, second)):
+    kind = first.value.value_type
+    if kind in _RANGED_TYPES and second.value.value_type == kind:
         first.range_end, second.range_end = "low", "high"
+        if not second.cues:
+            second.cues, second.basis = first.cues, first.basis
 
 
 # Words that may stand between a relation's cue and the entity it names: "works at the X".
