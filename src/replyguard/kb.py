@@ -45,6 +45,7 @@ _TYPE_SUFFIXES = {
     *"dates times years days".split(),  # "closed_days" is about being closed
 }
 _PREPOSITIONS = {"at", "on", "by", "from", "to", "in", "for"}
+_WHEN = (ValueType.time, ValueType.datetime, ValueType.date)
 
 
 def load_kb(path: str | Path) -> KnowledgeBase:
@@ -283,14 +284,18 @@ def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
     shared = family_cues(list(attributes))
     for attribute in attributes:
         given = schema.get(attribute)
-        family = shared.get(attribute, ())  # "open" of saturday_open is also "opens", "opened"
-        inflected = [
-            f for cue in family if " " not in cue and cue not in WEEKDAYS for f in _verb_forms(cue)
+        value_type = given.value_type if given else _infer_type(kb, attribute, names)
+        family = shared.get(attribute, ())
+        inflected = [  # a time is when something happens: saturday_open "opens", "opened"
+            f
+            for cue in family
+            if value_type in _WHEN and " " not in cue and cue not in WEEKDAYS
+            for f in _verb_forms(cue)
         ]
         inferred = [*name_cues(attribute), *family, *inflected]
         if given is None:
             schema[attribute] = AttributeSchema(
-                value_type=_infer_type(kb, attribute, names),
+                value_type=value_type,
                 cardinality=_infer_cardinality(kb, attribute),
                 cues=list(dict.fromkeys(inferred)),
             )

@@ -27,7 +27,13 @@ from replyguard.text.words import stem
 
 EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>\"]+[^\s<>\".,;:!?)]", re.IGNORECASE)
-PHONE_RE = re.compile(r"(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}")
+PHONE_RE = re.compile(
+    r"(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}"
+    # national numbers after a trunk 0 ("01223 323737", "020 7946 0018"), international ones
+    r"|(?<![\d.])0\d{2,4}[\s-]?\d{3,4}[\s-]?\d{3,4}(?!\d|\.\d)"
+    r"|(?<![\d.])0\d{3,4}[\s-]?\d{6,7}(?!\d|\.\d)"
+    r"|\+\d{1,3}(?:[\s-]?\d{2,5}){2,4}(?!\d)"
+)
 MONEY_RE = re.compile(
     r"(?:(?P<sym>[$€£¥])\s?(?P<a1>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<m1>k|m|bn|million|billion|thousand))?)"
     r"|(?:(?P<a2>\d[\d,]*(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP|JPY|dollars?|euros?|pounds?))",

@@ -65,6 +65,7 @@ class Clause:
     #   "noun-phrase"  "the team might ...", "nothing is ...": a subject the KB does not name
     #   "existential"  "there is moderate traffic": no subject; the entity in focus is meant
     opener: str | None = None
+    first_word: str = ""  # the clause's first word, lower-cased
 
 
 @dataclass
@@ -246,7 +247,8 @@ class ClaimTransformer(Transformer):
                 opener = "existential" if reports else "noun-phrase"
             elif first_words[0] in _EXISTENTIAL_OPENERS or names_attribute:
                 opener = "existential"
-        return Clause([i for i in items if not isinstance(i, list)], opener)
+        first = lead[0].text.lower().split()[:1] if lead else []
+        return Clause([i for i in items if not isinstance(i, list)], opener, "".join(first))
 
     def start(self, items: list) -> list[ClaimDraft]:
         """Attach each value to the subject in force: the clause's, else the previous clause's."""
@@ -254,16 +256,25 @@ class ClaimTransformer(Transformer):
         subject: Subject | None = None
         last_cues: tuple[str, ...] = ()
         previous_clause: list[ClaimDraft] = []
-        for clause in (i for i in items if isinstance(i, Clause)):
+        separator: Token | None = None
+        named_last: Subject | None = None  # a name that ended the previous clause
+        for clause in items:
+            if not isinstance(clause, Clause):
+                separator = clause
+                continue
             current: list[ClaimDraft] = []
             named = False  # has this clause named its own subject yet?
             foreign = False  # is the clause about something the KB does not name?
             starts_with_subject = any(
                 isinstance(i, Subject) and not i.oblique for i in clause.items[:1]
             )
-            if clause.opener is not None and not starts_with_subject:
+            if _apposition(clause, separator, named_last):
+                subject = named_last  # "Try Olive Tree, a cheap greek place in the centre"
+            elif clause.opener is not None and not starts_with_subject:
                 subject = None  # "... that the team might reorganise next year"
                 foreign = clause.opener == "noun-phrase"
+            last = clause.items[-1] if clause.items else None
+            named_last = last if isinstance(last, Subject) and last.kind in _NAMED else None
             topic = next((i for i in clause.items if isinstance(i, Subject) and i.topical), None)
             description: ValuePhrase | None = None  # "the nearest rest stop": names the kind
             for item in clause.items:
@@ -338,6 +349,22 @@ class ClaimTransformer(Transformer):
             drafts.extend(current)
             previous_clause = current or previous_clause
         return drafts
+
+
+_NAMED = ("entity", "name")
+_APPOSITION_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _apposition(clause: Clause, separator: Token | None, named: Subject | None) -> bool:
+    """ "X, a cheap greek place ...": a noun phrase set off by a comma right after a name
+    describes that name."""
+    return (
+        named is not None
+        and separator is not None
+        and separator.value.strip() == ","
+        and clause.opener == "noun-phrase"
+        and clause.first_word in _APPOSITION_ARTICLES
+    )
 
 
 _RANGE_JOINS = frozenset({"-", "–", "to", "until", "till", "through"})
