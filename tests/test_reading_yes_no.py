@@ -6,6 +6,7 @@ import pytest
 from reading_domain import REFERENCE, domain, read  # noqa: F401 - the fixture
 
 from replyguard.engine import Engine
+from replyguard.kb import kb_from_document
 
 
 @pytest.mark.parametrize(
@@ -53,4 +54,25 @@ def test_yes_no_values_are_not_words_of_the_reply(domain: Engine):  # noqa: F811
     # "true" in a reply is not the KB value True of some attribute
     assert read(domain, "That is true, Marrow and Vine is in the west.") == [
         ("Marrow and Vine", "area", "west", "Verified")
+    ]
+
+
+def test_a_negative_prefix_denies_and_a_hyphen_is_no_word_break():
+    kb = {
+        "entities": [
+            {
+                "id": "F1",
+                "name": "Flight 812",
+                "type": "Object",
+                "attributes": {"refundable": "False", "is_redeye": "True", "furnished": "False"},
+            }
+        ]
+    }
+    engine = Engine(kb_from_document(kb))
+    assert [c[1:] for c in read(engine, "Flight 812 is a non-refundable red-eye.")] == [
+        ("refundable", "False", "Verified"),
+        ("is_redeye", "True", "Verified"),
+    ]
+    assert [c[1:] for c in read(engine, "Flight 812 is refundable.")] == [
+        ("refundable", "True", "Contradicted")
     ]

@@ -18,6 +18,10 @@ from replyguard.text.lexer import LexedText, Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.words import stem
 
+# A word with one of these before an attribute's own word denies it: "non-refundable",
+# "unfurnished" (only when the rest is a yes/no attribute's word: "unisex" stays itself).
+_NEGATIVE_PREFIXES = ("non", "un")
+
 
 @dataclass(frozen=True)
 class PolarMention:
@@ -64,6 +68,7 @@ def polar_mentions(
     if not row or not polar or lexed.text[row[0].start : row[-1].end].rstrip().endswith("?"):
         return []
     found: list[PolarMention] = []
+    known = frozenset().union(*polar.values())
     for clause in _clauses(row):
         start, end = clause[0].start, clause[-1].end
         tokens = [
@@ -72,14 +77,22 @@ def polar_mentions(
             if start <= t.start < end and t.kind == "word"
         ]
         first: dict[str, int] = {}
+        denied: set[str] = set()  # stems said with a negative prefix: "non-refundable"
         for position, (_, token) in enumerate(tokens):
-            first.setdefault(stem(token.lower), position)
-        positive = _negations(lexed, clause) % 2 == 0
+            word = token.lower.replace("-", "")  # "red-eye" is "redeye"
+            first.setdefault(stem(word), position)
+            for prefix in _NEGATIVE_PREFIXES:
+                rest = stem(word.removeprefix(prefix))
+                if word.startswith(prefix) and rest in known:
+                    first.setdefault(rest, position)
+                    denied.add(rest)
+        negations = _negations(lexed, clause)
         for attribute, stems in polar.items():
             if not stems <= first.keys():
                 continue
             at = sorted(first[s] for s in stems)
             (i, a), (j, b) = tokens[at[0]], tokens[at[-1]]
+            positive = (negations + len(stems & denied)) % 2 == 0
             found.append(PolarMention(attribute, i, j + 1, a.start, b.end, positive, start, end))
     found.sort(key=lambda m: (-len(polar[m.attribute]), m.start))
     kept: list[PolarMention] = []
