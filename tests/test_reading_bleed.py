@@ -59,3 +59,11 @@ def test_each_known_value_goes_to_the_attribute_that_lists_it(house: Engine):
         ("Harbour View Rooms", "area", "north", "Contradicted"),
         ("Harbour View Rooms", "price_range", "budget", "Contradicted"),
     ]
+
+
+def test_a_known_value_of_another_attribute_is_not_the_cued_ones(house: Engine):
+    # "in the east" follows the address; "east" is an area, not a second address
+    assert read(house, "The address of Harbour View Rooms is 9 Shore Street in the east.") == [
+        ("Harbour View Rooms", "address", "9 Shore Street", "Verified"),
+        ("Harbour View Rooms", "area", "east", "Verified"),
+    ]

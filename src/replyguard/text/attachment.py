@@ -176,11 +176,17 @@ def choose_attribute(
     if (
         entity is not None
         and cued
-        and not any(a in held for a in cued)
         and any(a in held and fits(a) for a in value.attributes)
+        and not any(a in value.attributes for a in cued)
+        and (
+            not any(a in held for a in cued)
+            or all(index.attribute_type(a) in _TEXTUAL for a in cued)
+        )
     ):
-        # a cue names an attribute this entity lacks ("located in" -> location) but the value is
-        # one the KB lists under an attribute it has ("north" under area): the KB's schema wins
+        # The value is one the KB lists under another attribute the entity has ("north" under
+        # area, "heavy traffic" under traffic): the KB's schema wins over a cue for an attribute
+        # the entity lacks ("located in" -> location) and over a free-text one ("its address
+        # is 12 Elm St, and there is heavy traffic").
         cued = []
     if cued:
         chosen = best(cued)
