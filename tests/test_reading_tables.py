@@ -12,7 +12,7 @@ from replyguard.kb import kb_from_csv, read_table
 
 TIDE_TABLE = "\n".join(
     [
-        "harbour,today,saturday,sunday,monday",
+        "name,today,saturday,sunday,monday",
         'Pittenweem,saturday,"calm, high tide of 06:10, swell of 2ft",'
         '"choppy, high tide of 07:05, swell of 5ft","calm, high tide of 08:00, swell of 1ft"',
         'Anstruther,saturday,"fog, high tide of 06:20, swell of 3ft",'
