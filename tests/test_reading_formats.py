@@ -6,6 +6,7 @@ import pytest
 from reading_domain import domain, read  # noqa: F401 - the fixture
 
 from replyguard.engine import Engine
+from replyguard.kb import kb_from_document
 from replyguard.models import ValueType
 from replyguard.values import grade
 
@@ -45,3 +46,22 @@ def test_formats_in_replies(domain: Engine):  # noqa: F811
 
 def test_a_vague_amount_is_no_value(domain: Engine):  # noqa: F811
     assert read(domain, "The Harbour Shuttle fare is a few dollars.") == []
+
+
+@pytest.mark.parametrize(
+    ("claimed", "kind"),
+    [("9 March", "Compatible"), ("March 9th", "Compatible"), ("10 March", "Mismatch")],
+)
+def test_a_date_without_its_year(claimed, kind):
+    assert grade(ValueType.date, claimed, "2027-03-09").kind == kind
+
+
+def test_an_amount_is_no_count():
+    kb = {
+        "entities": [{"id": "K1", "name": "Kayak Tour", "attributes": {"price": "$45", "seats": 6}}]
+    }
+    engine = Engine(kb_from_document(kb))
+    assert read(engine, "The Kayak Tour is $60 per person and has 6 seats.") == [
+        ("Kayak Tour", "price", "$60", "Contradicted"),
+        ("Kayak Tour", "seats", "6", "Verified"),
+    ]

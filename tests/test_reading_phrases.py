@@ -33,3 +33,12 @@ def test_a_sentence_about_the_entity_named_before(domain: Engine):  # noqa: F811
     assert read(domain, "Marrow and Vine is lovely. The postcode is EH3 9QN.") == [
         ("Marrow and Vine", "postcode", "EH3 9QN", "Verified")
     ]
+
+
+def test_a_value_of_an_attribute_only_one_entity_holds(domain: Engine):  # noqa: F811
+    # no subject: "the fare" is named, and only the Harbour Shuttle has a fare
+    assert read(domain, "A single fare costs $5.50.") == [
+        ("Harbour Shuttle", "fare", "$5.50", "Contradicted")
+    ]
+    # a sentence naming another entity is about that one, not the fare's holder
+    assert read(domain, "Marrow and Vine is nice, and the fare there is $5.50.") == []

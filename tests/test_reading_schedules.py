@@ -6,7 +6,7 @@ import pytest
 from reading_domain import read  # noqa: I001
 
 from replyguard.engine import Engine
-from replyguard.kb import kb_from_csv
+from replyguard.kb import kb_from_csv, kb_from_rows
 
 # A bike-hire desk: hours per weekday, the days it is shut, the days its van delivers.
 HIRE = "\n".join(
@@ -61,3 +61,29 @@ def test_a_day_against_a_list_of_days(hire: Engine):
     ]
     # two date attributes fit a bare day: which one is meant is not guessed
     assert read(hire, "Loch Cycle Hire can help you on Friday.") == []
+
+
+# A ferry office whose hours are one cell each, as a user would type them.
+OFFICE = [
+    {"name": "Ferry Office", "ticket_desk": "8:30 am - 5:00 pm", "left_luggage": "£4 - £9"},
+    {"name": "Pier Kiosk", "ticket_desk": "10:00 am - 2:00 pm"},
+]
+
+
+def test_a_range_in_one_cell_is_checked_end_by_end():
+    engine = Engine(kb_from_rows(OFFICE, entity_type="Organization"))
+    assert {a for e in engine.kb.entities for a in e.attributes} == {
+        "ticket_desk_start",
+        "ticket_desk_end",
+        "left_luggage_start",
+        "left_luggage_end",
+    }
+    assert [c[1:] for c in read(engine, "The Ferry Office ticket desk is open 8:30am to 6pm.")] == [
+        ("ticket_desk_start", "8:30am", "Verified"),
+        ("ticket_desk_end", "6pm", "Contradicted"),
+    ]
+    # one end said alone is read against the bound it lies beyond
+    assert [c[1:] for c in read(engine, "The Pier Kiosk ticket desk stays open until 4pm.")] == [
+        ("ticket_desk_end", "4pm", "Contradicted")
+    ]
+    assert read(engine, "The Pier Kiosk ticket desk is quiet at noon.") == []

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from replyguard.errors import InputError, describe_validation_error, parse_json
 from replyguard.models import (
     AttributeSchema,
+    AttributeValue,
     Cardinality,
     KnowledgeBase,
     Scalar,
@@ -432,8 +433,59 @@ def attribute_values(kb: KnowledgeBase, attribute: str) -> list[str]:
     return out
 
 
+# A range of two values of one type in one cell: "6:00 pm - 9:30 pm", "£80 to £120".
+_RANGE = re.compile(r"(?P<low>.+?)\s*(?:\s[-–]\s|–|\bto\b|\buntil\b)\s*(?P<high>.+)")
+_RANGED = (ValueType.time, ValueType.money, ValueType.date, ValueType.datetime)
+
+
+def _range_ends(value: object) -> tuple[str, str] | None:
+    m = _RANGE.fullmatch(str(value).strip()) if isinstance(value, str) else None
+    if m is None:
+        return None
+    low, high = infer_value_type(m["low"]), infer_value_type(m["high"])
+    return (m["low"], m["high"]) if low is not None and low == high and low in _RANGED else None
+
+
+def split_ranges(kb: KnowledgeBase) -> KnowledgeBase:
+    """An attribute whose every value is a range of times, dates or amounts ("opening_hours":
+    "6:00 pm - 9:30 pm") becomes its two bounds, `<attribute>_start` and `<attribute>_end`, so
+    "open from 6pm" and "until 10pm" are each checked against their own end."""
+    held: dict[str, list[object]] = defaultdict(list)
+    for entity in kb.entities:
+        for attribute in entity.attributes:
+            held[attribute].extend(entity.values_of(attribute)[0])
+    ranged = {
+        a
+        for a, values in held.items()
+        if a not in kb.attribute_schema and values and all(_range_ends(v) for v in values)
+    }
+    if not ranged:
+        return kb
+    entities = []
+    for entity in kb.entities:
+        attributes: dict[str, object] = {}
+        for attribute, given in entity.attributes.items():
+            if attribute not in ranged:
+                attributes[attribute] = given
+                continue
+            values = entity.values_of(attribute)[0]
+            if len(values) != 1:
+                attributes[attribute] = given
+                continue
+            low, high = _range_ends(values[0])  # type: ignore[misc]
+            for bound, value in ((f"{attribute}_start", low), (f"{attribute}_end", high)):
+                attributes[bound] = (
+                    given.model_copy(update={"value": value})
+                    if isinstance(given, AttributeValue)
+                    else value
+                )
+        entities.append(entity.model_copy(update={"attributes": attributes}))
+    return kb.model_copy(update={"entities": entities})
+
+
 def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
     """Fill in the schema for every attribute the author did not describe, and add name cues."""
+    kb = split_ranges(kb)
     names = {fold(e.name) for e in kb.entities if e.name} | {fold(e.id) for e in kb.entities}
     schema = dict(kb.attribute_schema)
     attributes: Counter[str] = Counter(a for e in kb.entities for a in e.attributes)

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from rapidfuzz.distance import Levenshtein
 
@@ -310,6 +310,10 @@ def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
             return False
         if YEAR_RE.fullmatch(claimed.strip()):
             return kb_iso[:4] == claimed.strip()
+        if len(kb_iso) == 10:  # "8 December" of 2026-12-08: a date without its year
+            january = datetime(int(kb_iso[:4]), 1, 1)
+            if normalise_date(claimed, january) == kb_iso and normalise_date(claimed) is None:
+                return True
         weekday = normalise_weekday(claimed)
         if weekday and len(kb_iso) == 10:
             return date.fromisoformat(kb_iso).strftime("%A").lower() == weekday

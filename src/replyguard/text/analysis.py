@@ -15,7 +15,7 @@ from datetime import datetime
 from lark import Lark
 
 from replyguard.models import EntityType, ValueType
-from replyguard.text.attachment import AttachedClaim, choose_attribute
+from replyguard.text.attachment import AttachedClaim, choose_attribute, named_holder
 from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import WHEN_TYPES, KBIndex, WordLists
@@ -434,6 +434,18 @@ class Reader:
             draft, entity.label, entity.id, "Implicit", picked[0], picked[1], draft.value
         )
 
+    def _attach_named(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
+        """A value no subject claims, of the attribute the sentence names, held by one entity
+        (text/attachment.py `named_holder`)."""
+        words = sentence.words_for(draft.value)
+        found = named_holder(draft, self.index, words, {m[2] for m in sentence.named})
+        if found is None:
+            return None
+        entity = self.index.entities[found[0]]
+        return AttachedClaim(
+            draft, entity.label, entity.id, "Implicit", found[1], "Type", draft.value
+        )
+
     def _described(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
         """ "The nearest rest stop is at 347 Alta Mesa Ave": the one entity that holds the
         describing value ("rest stop") is what the clause is about."""
@@ -512,7 +524,9 @@ class Reader:
         subject = draft.subject
         if subject is None or subject.kind in ("self", "addressee"):
             # "we're going to 145 Amherst St": a KB value is the destination's, not ours
-            return self._attach_implicit(draft, resolver, sentence)
+            return self._attach_implicit(draft, resolver, sentence) or self._attach_named(
+                draft, sentence
+            )
         referent = chosen.get(id(subject.lexeme))
         if subject.kind == "pronoun":
             if referent is None:

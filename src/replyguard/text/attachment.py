@@ -172,7 +172,7 @@ def choose_attribute(
     cued = [a for a in draft.cues if fits(a)]
     if draft.range_end is not None:
         # "open from 8:00 until 16:00": each end of a range of times against its own bound
-        cued = [_range_bound(a, draft.range_end, index) for a in cued]
+        cued = list(dict.fromkeys(_range_bound(a, draft.range_end, index) for a in cued))
     if (
         entity is not None
         and cued
@@ -212,11 +212,37 @@ def choose_attribute(
             for a in entity.attributes
             if a in index.schema and fits(a) and index.attribute_type(a) not in _TEXTUAL
         ]
+        # "£160" fits a number column only when no money column does: "sleeps" is no price
+        typed = [a for a in typed if index.attribute_type(a) == vtype] or typed
         ranked = sorted(typed, key=lambda a: -affinity(a, words))
         top = [a for a in ranked if affinity(a, words) == affinity(ranked[0], words)]
         if len(top) == 1:
             return ranked[0], "Type"
-        if len(top) == 2 and affinity(top[0], words) > 0:
+        if len(top) == 2:  # "open until 10pm": the end of the one range of times it has
             bound = _bounding(top, entity, value, index, draft.range_end)
             return None if bound is None else (bound, "Type")
     return None
+
+
+def named_holder(
+    draft: ClaimDraft, index: KBIndex, words: frozenset[str], named: set[str]
+) -> tuple[str, str] | None:
+    """(entity, attribute) for a value no subject claims, when the sentence names the attribute
+    ("a checked bag costs £30": checked_bag_fee) and one entity holds it: the one the sentence
+    names, else the only one in the KB. A value of a free-text type, or an attribute the
+    sentence's words do not name, is left unread."""
+    value = draft.value
+    if draft.negated or value.value_type is None or value.value_type in _TEXTUAL:
+        return None
+    scored = [
+        (affinity(a, words), a)
+        for a, spec in index.schema.items()
+        if compatible(value.value_type, spec.value_type) and a not in index.polar
+    ]
+    best = max((score for score, _ in scored), default=0)
+    top = [a for score, a in scored if score == best and best > 0]
+    top = [a for a in top if index.attribute_type(a) == value.value_type] or top
+    pairs = {(e, a) for a in top for e in index.holders_of(a)}
+    if named:  # a sentence naming entities is about them: "X arrives ... and costs €12"
+        pairs = {p for p in pairs if p[0] in named}
+    return next(iter(pairs)) if len(pairs) == 1 else None

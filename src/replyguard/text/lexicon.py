@@ -314,6 +314,7 @@ class KBIndex:
         )
         self.range_bounds = words.range_bounds
         self._holders: dict[tuple[str, str], list[str]] | None = None
+        self._attribute_holders: dict[str, list[str]] | None = None
         self.polar_words = words.polar_words
         self.polar = self._polar_attributes()
         for entity in kb.entities:
@@ -365,6 +366,15 @@ class KBIndex:
             return str(polarity)
         partner = pairs[other]
         return partner.capitalize() if held[0][:1].isupper() else partner
+
+    def holders_of(self, attribute: str) -> list[str]:
+        """The ids of the entities that hold an attribute at all (built on first use)."""
+        if self._attribute_holders is None:
+            self._attribute_holders = defaultdict(list)
+            for entity in self.entities.values():
+                for name in entity.attributes:
+                    self._attribute_holders[name].append(entity.id)
+        return self._attribute_holders.get(attribute, [])
 
     def holders(self, attribute: str, value: str) -> list[str]:
         """The ids of the entities holding a value of an attribute (folded comparison); the

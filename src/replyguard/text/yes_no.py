@@ -133,7 +133,7 @@ def polar_claim(
         draft = ClaimDraft(candidate.subject, value, (mention.attribute,), False, "Cue")
         return AttachedClaim(
             draft,
-            entity.name,
+            entity.label,
             entity.id,
             candidate.resolution,
             mention.attribute,
