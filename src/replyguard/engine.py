@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from replyguard.atoms import clear_space, load_kb_space
 from replyguard.dialogue import DecayConfig, derive_context
 from replyguard.errors import InputError, RuleError, describe_validation_error
-from replyguard.kb import complete_schema, load_kb
+from replyguard.kb import complete_schema, load_kb, on_table_day
 from replyguard.metta_host import MettaHost, Sym
 from replyguard.models import (
     Case,
@@ -191,7 +191,7 @@ class Engine:
                 f"got {type(dialogue).__name__}"
             )
         style = annotation_style or self.annotation_style
-        reference = reference_time or datetime.now()
+        reference = on_table_day(self.kb, reference_time or datetime.now())
         given = dialogue
         return run_pipeline(
             self,
