@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 
+from replyguard.spelling.protect import NOT_PROSE
 from replyguard.spelling.ranking import Context, Ranker, posterior
 from replyguard.spelling.rulebook import Element, RuleBook, SyntaxRule
 from replyguard.spelling.slots import Journal, Slot, Step
@@ -111,6 +112,9 @@ class RuleEngine:
         step = Step("syntactic", rule.name, rule.reason, confidence)
         if action.op == "append":
             if slot.appended or slot.text.endswith(tuple(".!?")):
+                return False
+            if slot.protected in NOT_PROSE:  # no full stop after a tag, code or a URL
+                journal.refuse(slot, "syntactic", action.text or "", rule.name)
                 return False
             slot.appended, slot.append_step = action.text or "", step
             return True
