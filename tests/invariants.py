@@ -6,7 +6,40 @@ Shared by the regression tests of single inputs and the property suite (test_pro
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from replyguard.engine import Engine
+from replyguard.errors import InputError, RuleError
 from replyguard.models import PostprocessedResponse, ResponseCorrection, Span
+
+KB_QUERIES = ["(attr $e $a $v)", "(name $e $n)", "(alias $e $n)", "(held-by $a $k $e)"]
+
+
+def kb_answers(engine: Engine) -> tuple[list[str], list[list[dict[str, object]]]]:
+    """Everything in the KB space, and what the KB queries return."""
+    atoms = sorted(str(a) for a in engine.host.kb.get_atoms())
+    answers = [sorted(engine.host.query("&kb", q), key=repr) for q in KB_QUERIES]
+    return atoms, answers
+
+
+def checked(engine: Engine, **call: object) -> PostprocessedResponse | None:
+    """`engine.postprocess(**call)`, checked by :func:`sound`."""
+    return sound(engine, lambda: engine.postprocess(**call))  # type: ignore[arg-type]
+
+
+def sound(engine: Engine, run: Callable[[], PostprocessedResponse]) -> PostprocessedResponse | None:
+    """The result of a check with every invariant checked, or None when it refused the input
+    with a one-line error; either way the KB space is as it was."""
+    before = kb_answers(engine)
+    try:
+        result = run()
+    except (InputError, RuleError) as exc:
+        assert "\n" not in str(exc) and str(exc), repr(exc)
+        result = None
+    else:
+        check_result(result)
+    assert kb_answers(engine) == before, "the call changed the KB space"
+    return result
 
 
 def inside(span: Span | None, text: str) -> bool:
