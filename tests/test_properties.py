@@ -55,22 +55,18 @@ def test_lone_surrogates_anywhere(engine, reply, query):
 
 @OPEN
 @given(
-    reply=texts(),
-    query=texts(max_pieces=8),
-    dialogue=turns,
-    passages=st.lists(texts(max_pieces=10), max_size=3),
-    style=st.sampled_from(["plain", "markdown", "html"]),
-)
-def test_dialogue_and_passages(engine, reply, query, dialogue, passages, style):
-    checked(
-        engine,
-        response=reply,
-        query=query,
-        dialogue=dialogue,
-        passages=passages,
-        annotation_style=style,
-        reference_time=REFERENCE,
+    call=st.fixed_dictionaries(
+        {
+            "response": texts(),
+            "query": texts(max_pieces=8),
+            "dialogue": turns,
+            "passages": st.lists(texts(max_pieces=10), max_size=3),
+            "annotation_style": st.sampled_from(["plain", "markdown", "html"]),
+        }
     )
+)
+def test_dialogue_and_passages(engine, call):
+    checked(engine, **call, reference_time=REFERENCE)
 
 
 @OPEN
