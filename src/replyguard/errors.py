@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from pydantic import ValidationError
+
+from replyguard.models import TEXT_FIELD_MARK, enum_hint
 
 
 class ReplyguardError(Exception):
@@ -22,10 +26,16 @@ def describe_validation_error(exc: ValidationError) -> str:
     errors = exc.errors()
     # Of a union's failed branches, the deepest path is the one the author meant.
     first = max(errors, key=lambda e: len([p for p in e["loc"] if not _is_union_tag(p)]))
-    loc = ".".join(str(part) for part in first["loc"] if not _is_union_tag(part))
-    msg = first["msg"]
+    parts = [str(part) for part in first["loc"] if not _is_union_tag(part)]
+    msg = first["msg"].removeprefix("Value error, ")
+    if msg.startswith(TEXT_FIELD_MARK):  # a model's check that names one of its fields
+        field, _, msg = msg.removeprefix(TEXT_FIELD_MARK).partition(": ")
+        parts.append(field)
+    loc = ".".join(parts)
     if first["type"] == "extra_forbidden":
         msg = "unknown field"
+    elif first["type"] == "enum":
+        msg += enum_hint(str(first.get("ctx", {}).get("expected", "")))
     more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
     return f"{loc or '<root>'}: {msg}{more}"
 
@@ -38,3 +48,14 @@ def _is_union_tag(part: object) -> bool:
     return isinstance(part, str) and (
         part in _UNION_TAGS or part.startswith(("list[", "function-"))
     )
+
+
+def parse_json(text: str, where: str) -> object:
+    """A JSON document, or an InputError naming `where` and the line: invalid JSON and JSON
+    nested too deeply to read are the user's to fix, not internal errors."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{where}: line {exc.lineno}: invalid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InputError(f"{where}: invalid JSON (nested too deeply to read)") from None
