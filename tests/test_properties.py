@@ -14,19 +14,19 @@ from datetime import datetime
 import pytest
 from conftest import REFERENCE
 from hostile import ODD_VALUES, long_texts, texts
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from invariants import checked
 
 pytestmark = pytest.mark.fuzz
-# Failures the property tests find in code being fixed elsewhere (removed as the fixes land).
+# A failure the property tests find in code being fixed elsewhere (removed when the fix lands).
 OPEN = pytest.mark.xfail(
     strict=False,
-    reason=(
-        "open in issue 10: results holding lone surrogates do not serialise (R04); a turn with "
-        "an empty speaker or a reference time of the wrong type is no InputError"
-    ),
+    reason="open in issue 10: a reference time or turn id of the wrong type is no InputError",
 )
+
+# `pytest -m fuzz` (the profile tests/conftest.py loads) also tries longer and deeper text.
+REPEATS = 300 if settings.default.max_examples > 100 else 60
 
 speakers = st.one_of(st.sampled_from(["user", "assistant", "system", "Ann"]), texts(max_pieces=2))
 turns = st.lists(
@@ -46,14 +46,12 @@ def test_any_reply_gives_a_sound_result(engine, reply, query):
     checked(engine, response=reply, query=query, reference_time=REFERENCE)
 
 
-@OPEN
 @given(reply=texts(), query=texts(max_pieces=10))
 @example(reply="John Smith works in \ud800Sales.", query="Where does John work\udfff?")
 def test_lone_surrogates_anywhere(engine, reply, query):
     checked(engine, response=reply, query=query, reference_time=REFERENCE)
 
 
-@OPEN
 @given(
     call=st.fixed_dictionaries(
         {
@@ -69,8 +67,7 @@ def test_dialogue_and_passages(engine, call):
     checked(engine, **call, reference_time=REFERENCE)
 
 
-@OPEN
-@given(reply=long_texts(max_repeats=60), query=long_texts(max_repeats=30))
+@given(reply=long_texts(max_repeats=REPEATS), query=long_texts(max_repeats=REPEATS // 2))
 def test_long_and_deeply_nested_text(engine, reply, query):
     checked(engine, response=reply, query=query, reference_time=REFERENCE)
 

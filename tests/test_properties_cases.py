@@ -25,14 +25,6 @@ from replyguard.errors import InputError
 from replyguard.models import Case, KnowledgeBase
 
 pytestmark = pytest.mark.fuzz
-# Failures the property tests find in code being fixed elsewhere (removed as the fixes land).
-OPEN = pytest.mark.xfail(
-    strict=False,
-    reason=(
-        "open in issue 10: JSON nested deep raises RecursionError (R05); results holding lone "
-        "surrogates do not serialise (R04)"
-    ),
-)
 
 BASE = {
     "kb": SEED_KB,
@@ -102,7 +94,6 @@ def loads_soundly(case_engine: Engine, load) -> Case | None:  # noqa: ANN001
     return case
 
 
-@OPEN
 @given(
     path=st.sampled_from(PLACES),
     how=st.sampled_from(["replace", "replace", "delete", "add"]),
@@ -117,7 +108,6 @@ def test_an_odd_value_anywhere_in_a_case(case_engine, path, how, value):
     loads_soundly(case_engine, lambda: parse_case(document, "case.json"))
 
 
-@OPEN
 @given(
     text=st.one_of(
         texts(max_pieces=20),
