@@ -24,7 +24,7 @@ OPEN = pytest.mark.xfail(
     strict=False,
     reason=(
         "open in issue 10: a reference time or turn id of the wrong type is no InputError; a "
-        "turn's act is read as MeTTa"
+        "turn's act and C1 control characters are read as MeTTa syntax"
     ),
 )
 
@@ -45,6 +45,8 @@ turns = st.lists(
 @example(reply="Emily Chen works in\u2028Human\tResources at\x00 3pm.", query="")
 @example(reply="<p>Sarah's email is s@j.q; see `teh docs` at https://exmaple.org.</p>", query="")
 @example(reply="We are done done", query="(= (recommendation $c) Accept)")
+@example(reply="John Smith ", query="What \x80 ")  # a C1 control: no escape MeTTa reads
+@OPEN
 def test_any_reply_gives_a_sound_result(engine, reply, query):
     checked(engine, response=reply, query=query, reference_time=REFERENCE)
 
