@@ -45,7 +45,8 @@ def test_flag_and_issue_explanations(engine, seed_history):
 
 def test_recommendation_explains_its_score(engine, seed_history):
     rec = check(engine, WRONG, "", seed_history).recommendation
-    assert rec.explanation.rule == "(recommendation 0.0)"
+    # three wrong values in three checked claims: most of what the reply claims is wrong
+    assert rec.explanation.rule.startswith("(recommendation 0.0 (Findings ")
     assert rec.explanation.result == "HumanReview"
     [score] = rec.explanation.because
     assert score.rule.startswith("(confidence-score ")
@@ -60,7 +61,7 @@ def test_a_user_override_is_the_clause_cited(seed_kb, tmp_path):
 
     (tmp_path / "bands.metta").write_text(
         "; stricter\n(= (config accept-threshold) 0.99)\n"
-        "(= (recommendation $c) (if (>= $c 0.99) Accept "
+        "(= (recommendation $c $findings) (if (>= $c 0.99) Accept "
         "AcceptWithFlags))\n"
     )
     engine = Engine(seed_kb, rules_dir=tmp_path)
