@@ -48,7 +48,9 @@ def test_recommendation_explains_its_score(engine, seed_history):
     # three wrong values in three checked claims: most of what the reply claims is wrong
     assert rec.explanation.rule.startswith("(recommendation 0.0 (Findings ")
     assert rec.explanation.result == "HumanReview"
-    [score] = rec.explanation.because
+    score, band, policy = rec.explanation.because
+    assert band.rule.startswith("(finding-band 0.0 (Findings ") and band.result == "HumanReview"
+    assert policy.rule.startswith("(policy-band HumanReview ")
     assert score.rule.startswith("(confidence-score ")
     assert score.because[0].rule.startswith("(severity-penalty ")
     assert score.because[0].result == "0.5"

@@ -218,8 +218,10 @@ def recommend(
 ) -> Recommendation:
     kind = RecommendationKind(str(engine.host.value("recommendation", confidence, found.atom())))
     recommendation = _payload(engine, ctx, kind, confidence, coherence, flags, corrected, found)
+    band = engine.host.explain("finding-band", confidence, found.atom())
+    policy = engine.host.explain("policy-band", Sym(band.result), found.atom())
     recommendation.explanation = engine.host.explain(
-        "recommendation", confidence, found.atom(), because=[because]
+        "recommendation", confidence, found.atom(), because=[because, band, policy]
     )
     return recommendation
 
