@@ -170,8 +170,7 @@ def test_alternatives_to_an_invented_name_come_from_the_kind_talked_about(shop):
     rec = run(shop, "Apart from the Canal Cruiser there is the Mountain Mule.").recommendation
     assert rec.kind == R.Regenerate
     assert (
-        'the items it lists include "Canal Cruiser", "Ridge Cruiser", "Hill Goat", '
-        '"Tandem Twin".'
+        'the items it lists include "Canal Cruiser", "Ridge Cruiser", "Hill Goat", "Tandem Twin".'
     ) in rec.guidance
     assert "Spoke and Chain" not in rec.guidance
 
