@@ -230,3 +230,13 @@ def test_the_recommendation_rules_read_this_call_not_the_previous_one(kb):
     assert explanation.because[2].clauses == [
         f"{ROOT / 'docs' / 'examples' / 'rules' / 'price-policy.metta'}:7"
     ]
+
+
+def test_the_report_shows_the_text_to_deliver_and_the_unread_values(shop):
+    from replyguard.report import render_report
+
+    result = run(shop, "The Canal Cruiser's daily rate is $30. A helmet costs $4 extra.")
+    lines = render_report(result).splitlines()
+    assert lines[0].startswith("Recommendation: CorrectAndDeliver")
+    assert "  deliver: The Canal Cruiser's daily rate is $25. A helmet costs $4 extra." in lines
+    assert "  - '$4' [money] @54-56" in lines
