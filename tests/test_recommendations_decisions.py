@@ -240,3 +240,11 @@ def test_the_report_shows_the_text_to_deliver_and_the_unread_values(shop):
     assert lines[0].startswith("Recommendation: CorrectAndDeliver")
     assert "  deliver: The Canal Cruiser's daily rate is $25. A helmet costs $4 extra." in lines
     assert "  - '$4' [money] @54-56" in lines
+
+
+def test_regenerate_guidance_is_never_empty(kb, tmp_path):
+    (tmp_path / "always.metta").write_text("(= (policy-band $band $findings) Regenerate)\n")
+    engine = Engine(kb, rules_dir=tmp_path)
+    rec = run(engine, "The Canal Cruiser has 7 gears.").recommendation
+    assert rec.kind == R.Regenerate
+    assert rec.guidance.startswith("Please answer the user again")

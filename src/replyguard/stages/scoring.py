@@ -329,7 +329,7 @@ def _guidance(
             parts.append(messages["VerifyOrRemove"].format(content=quote_for_llm(flag.content)))
     if any(_QUOTE_OPEN in p for p in parts):
         parts.insert(0, messages["QuotedData"])
-    return " ".join(parts)
+    return " ".join(parts or [messages["Rewrite"]])
 
 
 def _no_such_entity(
