@@ -46,11 +46,15 @@ def test_flag_and_issue_explanations(engine, seed_history):
 def test_recommendation_explains_its_score(engine, seed_history):
     rec = check(engine, WRONG, "", seed_history).recommendation
     # three wrong values in three checked claims: most of what the reply claims is wrong
-    assert rec.explanation.rule.startswith("(recommendation 0.0 (Findings ")
+    assert rec.explanation.rule.startswith("(recommendation HumanReview (Findings ")
     assert rec.explanation.result == "HumanReview"
-    score, band, policy = rec.explanation.because
-    assert band.rule.startswith("(finding-band 0.0 (Findings ") and band.result == "HumanReview"
-    assert policy.rule.startswith("(policy-band HumanReview ")
+    band, policy = rec.explanation.because
+    assert band.rule == "(confidence-band 0.0)" and band.result == "HumanReview"
+    assert policy.rule.startswith("(policy-band $band (Findings ")
+    assert policy.result == "HumanReview"
+    [clause] = policy.clauses
+    assert _clause_text(clause).startswith("(= (policy-band $band $findings)")
+    [score] = band.because
     assert score.rule.startswith("(confidence-score ")
     assert score.because[0].rule.startswith("(severity-penalty ")
     assert score.because[0].result == "0.5"
@@ -63,7 +67,7 @@ def test_a_user_override_is_the_clause_cited(seed_kb, tmp_path):
 
     (tmp_path / "bands.metta").write_text(
         "; stricter\n(= (config accept-threshold) 0.99)\n"
-        "(= (recommendation $c $findings) (if (>= $c 0.99) Accept "
+        "(= (recommendation $band $findings) (if (== $band Accept) Accept "
         "AcceptWithFlags))\n"
     )
     engine = Engine(seed_kb, rules_dir=tmp_path)

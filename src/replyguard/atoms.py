@@ -220,7 +220,7 @@ def reply_atoms(
     flags: list[HallucinationFlag],
     corrected: CorrectedResponse | None,
     unread: list[UnreadValue],
-    findings: tuple[object, ...],
+    findings: Atom,
 ) -> Iterator[Atom]:
     """The reply's claims and every verdict on it, written before the recommendation is decided
     so its rules (and a user's) see this call's atoms; for the REPL and the trace too."""

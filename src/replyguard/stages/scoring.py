@@ -14,10 +14,12 @@ from __future__ import annotations
 import html
 import json
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from replyguard.metta_host import Sym
+from hyperon.atoms import Atom
+
+from replyguard.metta_host import Sym, V, call, to_atom
 from replyguard.models import (
     Cardinality,
     CoherenceIssueType,
@@ -132,8 +134,15 @@ class Findings:
     dialogue: list[HallucinationFlag]  # contradicting flags over no conflicting claim
     unanswered: bool
     unread: list[UnreadValue]
+    _atom: Atom | None = field(default=None, repr=False)
 
-    def atom(self) -> tuple[object, ...]:
+    def atom(self) -> Atom:
+        """(Findings ...), built once: every rule call and the &reply record share it."""
+        if self._atom is None:
+            self._atom = to_atom(self._parts())
+        return self._atom
+
+    def _parts(self) -> tuple[object, ...]:
         return (
             Sym("Findings"),
             len(self.corrected),
@@ -216,12 +225,24 @@ def recommend(
     found: Findings,
     because: Explanation,
 ) -> Recommendation:
-    kind = RecommendationKind(str(engine.host.value("recommendation", confidence, found.atom())))
+    atom = found.atom()
+    band = Sym(str(engine.host.value("confidence-band", confidence)))
+    kind = RecommendationKind(str(engine.host.value("recommendation", band, atom)))
     recommendation = _payload(engine, ctx, kind, confidence, coherence, flags, corrected, found)
-    band = engine.host.explain("finding-band", confidence, found.atom())
-    policy = engine.host.explain("policy-band", Sym(band.result), found.atom())
+    # the policy's clauses are cited without evaluating it again (a user's may read &reply)
+    policy = call("policy-band", V("band"), atom)
     recommendation.explanation = engine.host.explain(
-        "recommendation", confidence, found.atom(), because=[because, band, policy]
+        "recommendation",
+        band,
+        atom,
+        because=[
+            engine.host.explain("confidence-band", confidence, because=[because]),
+            Explanation(
+                rule=str(policy),
+                result=kind.value,
+                clauses=[f"{f.file}:{f.line}" for f in engine.host.matching_clauses(policy)],
+            ),
+        ],
     )
     return recommendation
 
