@@ -35,7 +35,7 @@ def _write(tmp_path: Path, name: str, content: str | bytes) -> Path:
     ("content", "message"),
     [
         ('{"entities": [', "line 1: invalid JSON"),
-        ('{"entities": [{"id": "E1"}]}', "entities.0.name: Field required"),
+        ('{"entities": [{"name": "A"}]}', "entities.0.id: Field required"),
         (
             '{"entities": [{"id": "E1", "name": "A", "colour": "red"}]}',
             "entities.0.colour: unknown field",
@@ -139,7 +139,7 @@ def test_empty_and_enormous_responses(engine):
     [
         "John 👋 works in Engineering 🚀.",
         "جون يعمل في الهندسة. John works in Engineering.",
-        "Null\x00byte and a lone surrogate \ud800 in John's email john.smith@company.com.",
+        "Null\x00byte in John's email john.smith@company.com.",
         "ＪＯＨＮ works in Ｅｎｇｉｎｅｅｒｉｎｇ.",
         "\u200b\u200d\ufeff",
         '(((((( )))))) ;;; """ $x &kb !(f)',

@@ -68,7 +68,8 @@ def kb_atoms(kb: KnowledgeBase) -> Iterator[Atom]:
     for entity in kb.entities:
         eid = S(entity.id)
         yield _fact("entity", eid, S(entity.type.value))
-        yield _fact("name", eid, entity.name)
+        if entity.name is not None:
+            yield _fact("name", eid, entity.name)
         for alias in entity.aliases:
             yield _fact("alias", eid, alias)
         if entity.gender is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -106,7 +107,7 @@ def entity_swap(scene: Scene, index: int, vocab: Vocabulary, rng: random.Random)
         spans = occurrences(e.name, reply)
         if len(spans) == 1:
             named.append((spans[0], e))
-    known = {norm(e.name) for e in scene.kb.entities}
+    known = {norm(e.name) for e in scene.kb.entities if e.name}
     known |= {norm(str(v)) for e in scene.kb.entities for v in e.attributes.values()}
     said = norm(" ".join(t.text for t in scene.turns[: index + 1]))
     rng.shuffle(named)
@@ -181,7 +182,8 @@ def prior_contradiction(
     query = scene.turns[index - 1].text
     if scene.intent not in STATING_INTENTS:
         return None
-    if any(occurrences(e.name, reply) or occurrences(e.name, query) for e in scene.kb.entities):
+    named = [e.name for e in scene.kb.entities if e.name]
+    if any(occurrences(n, reply) or occurrences(n, query) for n in named):
         return None
     stated: dict[str, list[str]] = {}
     for slots in scene.slots[: index + 1]:
@@ -277,11 +279,11 @@ _MAKERS: dict[
 
 
 def unambiguous_entities(scene: Scene) -> list[Entity]:
-    """Entities whose name no other row shares: two "meeting" rows make "the meeting" ambiguous."""
-    counts: dict[str, int] = {}
-    for e in scene.kb.entities:
-        counts[norm(e.name)] = counts.get(norm(e.name), 0) + 1
-    return [e for e in scene.kb.entities if counts[norm(e.name)] == 1]
+    """Named entities whose name no other row shares: two "meeting" rows make "the meeting"
+    ambiguous."""
+    named = [e for e in scene.kb.entities if e.name]
+    counts = Counter(norm(e.name) for e in named)
+    return [e for e in named if counts[norm(e.name)] == 1]
 
 
 def focused_entities(scene: Scene, index: int) -> list[Entity]:
@@ -310,7 +312,7 @@ def mentions_in_reply(scene: Scene, index: int) -> list[Mention]:
     days = {day for day, _, _ in _weekday_spans(reply)}
     if re.search(r"\btoday\b", reply, re.IGNORECASE):
         days.add(WEEKDAYS[scene.reference_time.weekday()])
-    names = {norm(e.name) for e in scene.kb.entities}
+    names = {norm(e.name) for e in scene.kb.entities if e.name}
     facts = [
         (e, attribute, str(value))
         for e in focused_entities(scene, index)

@@ -194,7 +194,7 @@ def _wrong_attribute(engine: Engine, record: ClaimRecord) -> list[Candidate]:
         else []
     )
     if holders and (others or holders > _NAMED_HOLDERS):
-        owner = engine.index.entities[others[0]].name if others else f"{holders} entities'"
+        owner = engine.index.entities[others[0]].label if others else f"{holders} entities'"
         held = [f"(held-by {attached.predicate} {key_symbol(key)} {e})" for e in others[:3]]
         return [
             Candidate(
@@ -271,7 +271,7 @@ def _fabricated(engine: Engine, ctx: CallContext, record: ClaimRecord) -> list[C
             HallucinationType.FabricatedFact,
             evidence,
             span,
-            f"the knowledge base has no {attached.predicate} for {entity.name}",
+            f"the knowledge base has no {attached.predicate} for {entity.label}",
         )
     ]
 
@@ -298,7 +298,7 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
                 f"'{name.text}' is in neither the knowledge base, the dialogue nor the passages"
             )
         if similar is not None:
-            reason += f" (similar to {engine.index.entities[similar[1][0]].name})"
+            reason += f" (similar to {engine.index.entities[similar[1][0]].label})"
         out.append(
             Candidate(
                 HallucinationType.NonexistentEntity,

@@ -264,7 +264,7 @@ class Reader:
         entity = self.index.entities[entity_id]
         return Referent(
             key=entity_id,
-            name=entity.name,
+            name=entity.label,
             entity_id=entity_id,
             entity_type=entity.type,
             gender=entity.gender.value if entity.gender else None,
@@ -412,7 +412,7 @@ class Reader:
         if picked is None:
             return None
         return AttachedClaim(
-            draft, entity.name, entity.id, "Implicit", picked[0], picked[1], draft.value
+            draft, entity.label, entity.id, "Implicit", picked[0], picked[1], draft.value
         )
 
     def _described(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
@@ -430,7 +430,7 @@ class Reader:
         if picked is None:
             return None
         return AttachedClaim(
-            draft, entity.name, entity.id, "Description", picked[0], picked[1], draft.value
+            draft, entity.label, entity.id, "Description", picked[0], picked[1], draft.value
         )
 
     def _extreme(self, ids: list[str], lead: str) -> list[str]:
@@ -473,7 +473,7 @@ class Reader:
         picked = choose_attribute(draft, entity.id, self.index, sentence.words_for(value))
         if picked is None or picked[1] != "Type":
             return None
-        return AttachedClaim(draft, entity.name, entity.id, "Implicit", *picked, draft.value)
+        return AttachedClaim(draft, entity.label, entity.id, "Implicit", *picked, draft.value)
 
     def _id_set(self, ids: tuple[str, ...]) -> frozenset[str]:
         """The ids sharing a name as a set, kept per tuple (a first name may have thousands)."""
@@ -543,5 +543,5 @@ class Reader:
             return None
         entity = self.index.entities[owners.pop()]
         return AttachedClaim(
-            draft, entity.name, entity.id, "Inverse", spec.inverse, "Cue", subject.lexeme
+            draft, entity.label, entity.id, "Inverse", spec.inverse, "Cue", subject.lexeme
         )

@@ -430,7 +430,7 @@ class Lexer:
             lexeme.cat = "ENT"
             lexeme.entity_ids = tuple(owners)
             lexeme.fuzzy = score
-            lexeme.similar_to = self.index.entities[owners[0]].name
+            lexeme.similar_to = self.index.entities[owners[0]].label
         return lexeme
 
     # ------------------------------------------------------------------ marker layer

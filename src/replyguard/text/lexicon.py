@@ -335,14 +335,14 @@ class KBIndex:
         return self._holders.get((attribute, fold(value)), [])
 
     def _index_entity(self, entity) -> None:  # noqa: ANN001 - models.Entity
-        for name in (entity.name, *entity.aliases):
+        for name in entity.names:
             self.names.add(name, NameHit(entity.id, implicit=False))
             folded = fold(name)
             self.name_words.update(folded.split())
             if folded:
                 self._fuzzy_blocks[folded[0]].append(folded)
                 self._fuzzy_owner[folded].append(entity.id)
-        parts = entity.name.split()
+        parts = entity.name.split() if entity.name else []
         if entity.type == EntityType.Person and len(parts) >= 2:
             for part in (parts[0], parts[-1]):
                 self.names.add(part, NameHit(entity.id, implicit=True))
