@@ -250,3 +250,20 @@ def test_regenerate_guidance_is_never_empty(kb, tmp_path):
     rec = run(engine, "The Canal Cruiser has 7 gears.").recommendation
     assert rec.kind == R.Regenerate
     assert rec.guidance.startswith("Please answer the user again")
+
+
+def test_rows_without_names_are_no_alternatives_to_an_invented_name():
+    tours = KnowledgeBase.model_validate(
+        {
+            "entities": [
+                {"id": "tour_1", "type": "Event", "attributes": {"starts": "9:30 am"}},
+                {"id": "tour_2", "type": "Event", "attributes": {"starts": "2:15 pm"}},
+            ],
+            "schema": {"starts": {"value_type": "time"}},
+        }
+    )
+    rec = run(Engine(tours), "The Lighthouse Loop tour starts at 9:30 am.").recommendation
+    assert rec.kind == R.Regenerate
+    assert "There is no <reply-quote>Lighthouse Loop</reply-quote> in the knowledge base." in (
+        rec.guidance
+    )

@@ -337,7 +337,7 @@ def _guidance(
         entity = engine.index.entities.get(record.model.subject_id or "")
         parts.append(
             messages["CorrectValue"].format(
-                subject=entity.name if entity else record.model.subject,
+                subject=entity.label if entity else record.model.subject,
                 attribute=record.model.predicate.replace("_", " "),
                 value=_literal(status.kb_value),  # type: ignore[union-attr]
             )
@@ -358,9 +358,9 @@ def _no_such_entity(
 ) -> str:
     """'There is no X; the <kind> it lists include A, B, C': the KB entities whose names end in
     the same word ("Suite"), else those of the type the conversation is about."""
-    entities = list(engine.index.entities.values())
+    entities = [e for e in engine.index.entities.values() if e.name and e.name.split()]
     head = fold(flag.content.split()[-1]) if flag.content.split() else ""
-    alike = [e for e in entities if e.name.split() and fold(e.name.split()[-1]) == head]
+    alike = [e for e in entities if fold(e.name.split()[-1]) == head]
     if not alike:
         kind = _kind_in_focus(engine, ctx)
         alike = [e for e in entities if e.type == kind] if kind is not None else []
