@@ -226,8 +226,9 @@ def recommend(
     because: Explanation,
 ) -> Recommendation:
     atom = found.atom()
-    band = Sym(str(engine.host.value("confidence-band", confidence)))
-    kind = RecommendationKind(str(engine.host.value("recommendation", band, atom)))
+    kinds = [k.value for k in RecommendationKind]
+    band = Sym(engine.host.choice("confidence-band", kinds, confidence))
+    kind = RecommendationKind(engine.host.choice("recommendation", kinds, band, atom))
     recommendation = _payload(engine, ctx, kind, confidence, coherence, flags, corrected, found)
     # the policy's clauses are cited without evaluating it again (a user's may read &reply)
     policy = call("policy-band", V("band"), atom)
@@ -273,7 +274,11 @@ def _payload(
             kind=kind,
             flags=[Span(start=a, end=b) for a, b in marked],
             severity=(
-                Severity(str(engine.host.value("review-severity", len(marked)))) if marked else None
+                Severity(
+                    engine.host.choice("review-severity", (s.value for s in Severity), len(marked))
+                )
+                if marked
+                else None
             ),
             corrections=found.fixes if kind == RecommendationKind.CorrectAndDeliver else [],
             deliver=delivered,
