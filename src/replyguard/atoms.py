@@ -9,7 +9,8 @@ Atom shapes (strings are MeTTa strings, names in capitals are symbols):
   &dialogue  (turn T3 user "John works in Engineering.")
              (turn-claim T3 E42 department "Engineering" "engineering")
   &reply     (claim C1 E42 email "john.s@company.org" (Span 22 40) Cue Direct)
-             (validation C1 (Contradicted 1.0)) (flag F1 ContradictsFact 0.95 (Span 22 40))
+             (validation C1 (Contradicted 1.0)) (corrected C1 "john.smith@company.com")
+             (flag F1 ContradictsFact 0.95 (Span 22 40)) (unread-value "$180" money (Span 9 13))
 Typed values are normalised in Python before they become keys, so rules compare like with like.
 A key is a symbol (`v:` and the key, percent-encoded where a symbol cannot hold a character)
 because hyperon indexes symbols but compares strings one by one: looking a value up by a symbol
@@ -26,7 +27,17 @@ from hyperon import E, GroundingSpaceRef, S, V, ValueAtom
 from hyperon.atoms import Atom
 
 from replyguard.metta_host import from_atom, sym, to_atom
-from replyguard.models import AttributeSchema, KnowledgeBase, PostprocessedResponse
+from replyguard.models import (
+    AttributeSchema,
+    CoherenceResult,
+    CorrectedResponse,
+    CorrectionType,
+    FactualValidationResult,
+    HallucinationFlag,
+    KnowledgeBase,
+    PostprocessedResponse,
+    UnreadValue,
+)
 
 if TYPE_CHECKING:
     from replyguard.stages.context import CallContext, ClaimRecord
@@ -205,8 +216,22 @@ def dialogue_atoms(ctx: CallContext) -> Iterator[Atom]:
             yield turn_claim_atom(turn.id, claim)
 
 
-def reply_atoms(ctx: CallContext, result: PostprocessedResponse) -> Iterator[Atom]:
-    """The reply's claims and every verdict on it, for the REPL and the trace."""
+def reply_atoms(
+    ctx: CallContext,
+    coherence: CoherenceResult,
+    factual: FactualValidationResult,
+    flags: list[HallucinationFlag],
+    corrected: CorrectedResponse | None,
+    unread: list[UnreadValue],
+    findings: Atom,
+) -> Iterator[Atom]:
+    """The reply's claims and every verdict on it, written before the recommendation is decided
+    so its rules (and a user's) see this call's atoms; for the REPL and the trace too."""
+    fixes = {
+        (c.span.start, c.span.end): c.replacement
+        for c in (corrected.corrections if corrected else [])
+        if c.correction_type == CorrectionType.Factual and c.replacement is not None
+    }
     for record in ctx.claims:
         yield claim_atom(record)
         if record.model.negated:
@@ -217,7 +242,10 @@ def reply_atoms(ctx: CallContext, result: PostprocessedResponse) -> Iterator[Ato
             status = record.validation.status
             fields = (to_atom(v) for k, v in status.model_dump().items() if k != "kind")
             yield _fact("validation", S(record.id), E(S(status.kind), *fields))
-    for i, flag in enumerate(result.hallucination_flags, start=1):
+        fix = fixes.get((record.span.start, record.span.end))
+        if fix is not None:
+            yield _fact("corrected", S(record.id), fix)
+    for i, flag in enumerate(flags, start=1):
         span = span_atom(flag.span.start, flag.span.end)
         yield _fact(
             "flag",
@@ -227,10 +255,18 @@ def reply_atoms(ctx: CallContext, result: PostprocessedResponse) -> Iterator[Ato
             span,
             flag.content,
         )
-    for i, issue in enumerate(result.coherence.issues, start=1):
+    for i, issue in enumerate(coherence.issues, start=1):
         yield _fact("coherence-issue", S(f"I{i}"), S(issue.issue_type.value), issue.severity)
-    yield _fact("coherence", result.coherence.score)
-    yield _fact("factual", result.factual_validation.score)
+    for value in unread:
+        span = span_atom(value.span.start, value.span.end)
+        yield _fact("unread-value", value.text, S(value.value_type.value), span)
+    yield _fact("coherence", coherence.score)
+    yield _fact("factual", factual.score)
+    yield _fact("findings", findings)
+
+
+def outcome_atoms(result: PostprocessedResponse) -> Iterator[Atom]:
+    """The call's confidence and recommendation, added to &reply once they are decided."""
     yield _fact("confidence", result.confidence)
     yield _fact("recommendation", S(result.recommendation.kind.value))
 

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from lark import Lark
 
-from replyguard.models import EntityType, ValueType
+from replyguard.models import AttributeSchema, EntityType, ValueType
 from replyguard.text.attachment import AttachedClaim, choose_attribute, named_holder
 from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
@@ -184,6 +184,30 @@ def guess_type(lexeme: Lexeme, previous: Lexeme | None) -> EntityType:
     if len(words) >= 2:
         return EntityType.Person
     return EntityType.Unknown
+
+
+def unread_values(
+    read: ReadText, schema: dict[str, AttributeSchema]
+) -> list[tuple[Lexeme, ValueType]]:
+    """The values a text states that none of its claims used, each with its type: typed values
+    of a type some KB attribute has ("$180" beside a nightly rate), and values the KB lists.
+    A pronoun standing as a value ("wrote it") is no value, and a question states none."""
+    kb_types = {spec.value_type for spec in schema.values()}
+    text = read.lexed.text
+    skipped = [(c.value.start, c.value.end) for c in read.claims] + [
+        (s.start, s.end) for s in read.lexed.sentences if text[s.start : s.end].rstrip()[-1:] == "?"
+    ]
+    out = []
+    for lexeme in read.lexed.lexemes:
+        if lexeme.cat != "VAL" or lexeme.pronoun is not None:
+            continue
+        if any(start < lexeme.end and lexeme.start < end for start, end in skipped):
+            continue
+        listed = [schema[a].value_type for a in lexeme.attributes if a in schema]
+        vtype = lexeme.value_type if lexeme.value_type in kb_types else next(iter(listed), None)
+        if vtype is not None:
+            out.append((lexeme, vtype))
+    return out
 
 
 class Reader:
