@@ -576,6 +576,8 @@ def name_cues(attribute: str) -> list[str]:
         if words[0] == verb and len(words) == 2 and words[1] in _PREPOSITIONS:
             # "arriveBy" -> "arrives by", "arrived by" as well as "arrives"
             cues.extend(f"{form} {words[1]}" for form in _verb_forms(verb))
+    if len(words) == 2:
+        cues.append("-".join(words))  # "check_out" is written "check-out"
     return list(dict.fromkeys(cues))
 
 

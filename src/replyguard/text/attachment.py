@@ -234,6 +234,7 @@ def named_holder(
     value = draft.value
     if draft.negated or value.value_type is None or value.value_type in _TEXTUAL:
         return None
+    words = words | {stem(p) for w in words if "-" in w for p in w.split("-")}  # "check-out"
     scored = [
         (affinity(a, words), a)
         for a, spec in index.schema.items()
@@ -241,6 +242,8 @@ def named_holder(
     ]
     best = max((score for score, _ in scored), default=0)
     top = [a for score, a in scored if score == best and best > 0]
+    if draft.basis == "Cue":  # "check-out is at 10am": a cue that says the name's words
+        top = [a for a in draft.cues if any(a == b and n > 0 for n, b in scored)]
     top = [a for a in top if index.attribute_type(a) == value.value_type] or top
     pairs = {(e, a) for a in top for e in index.holders_of(a)}
     if named:  # a sentence naming entities is about them: "X arrives ... and costs €12"

@@ -32,6 +32,7 @@ class Subject:
     topical: bool = False  # "in Chicago": where a clause's facts hold, when it names no subject
     predicative: bool = False  # after a verb of being: "the closest one is Sigona"
     negated: bool = False  # "X is not the author of Y"
+    after_cue: bool = False  # right after a verb cue: "SA102 departs Aberdeen at 9:45"
 
 
 # A name right after one of these is a prepositional object, not what the clause is about.
@@ -203,6 +204,7 @@ class ClaimTransformer(Transformer):
         elif words and _after_preposition(words[-1].text):
             subject.oblique = True
             subject.topical = _preposition(words[-1].text) in _TOPICAL_PREPOSITIONS
+        subject.after_cue = bool(words) and words[-1].cat == "CUE"
         subject.predicative = any(w.cat == "COP" for w in words)
         subject.negated = any(w.cat == "NEG" for w in words)
         return subject
@@ -285,6 +287,8 @@ class ClaimTransformer(Transformer):
                         continue
                     if _expletive(item):
                         continue  # "it will rain in Chicago": "it" names nothing
+                    if item.after_cue and named and subject is not None and not item.focus:
+                        continue  # "SA102 departs Aberdeen at 9:45": the flight departs
                     if foreign and item.predicative and item.kind == "entity":
                         # "the closest coffee place is Sigona": the description is Sigona's
                         for draft in current:
