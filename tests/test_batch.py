@@ -428,3 +428,19 @@ def test_results_whose_trace_entries_were_lost_are_written_again(workdir, capsys
     assert capsys.readouterr().out == before
     assert _batch(workdir, "--trace", str(trace)) == 1
     assert "lost the entries" not in capsys.readouterr().err
+
+
+def test_a_deleted_trace_is_rebuilt_from_the_output_last_write_winning(tmp_path, capsys):
+    (tmp_path / "kb.json").write_text(json.dumps(SEED_KB))
+    shared = {"session_id": "desk", "turn_id": "T2"}
+    lines = [_case(REPLIES[2], **shared), _case(REPLIES[5]), _case(REPLIES[4], **shared)]
+    (tmp_path / "cases.jsonl").write_text("\n".join(lines) + "\n")
+    trace = tmp_path / "trace.rgt"
+    assert _batch(tmp_path, "--trace", str(trace)) == 0
+    trace.unlink()
+    capsys.readouterr()
+    assert _batch(tmp_path, "--trace", str(trace)) == 0
+    assert "lost the entries of 3 results" in capsys.readouterr().err
+    path = "/postprocessing/desk/T2/input/llm_response"
+    assert cli.main(["trace", "show", str(trace), path]) == 0
+    assert REPLIES[4] in capsys.readouterr().out  # line 3 overwrote line 1, as in the first run

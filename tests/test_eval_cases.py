@@ -88,7 +88,7 @@ def test_names_of_verdicts_and_flags_are_read_in_any_case():
             _line("It is £8.", {"flags": ["TopicDrift"], "no_flags": ["topicdrift"]}),
             "TopicDrift in both flags and no_flags",
         ),
-        (_line("It is £8.", {}, metadata=["a"]), "metadata: expected an object"),
+        (_line("It is £8.", {}, metadata=["a"]), "line 1: metadata: "),
         (_line("It is £8.", {}, colour="red"), "line 1: colour: unknown field"),
         ({**_line("It is £8.", {}), "query": 3}, "line 1: query: "),
     ],
@@ -124,6 +124,12 @@ def test_the_cli_reports_a_bad_file_in_one_line_with_exit_2(tmp_path, capsys):
     assert cli.main(["eval", "cases"]) == 2
     assert cli.main(["eval", "kvret", str(path)]) == 2
     assert "only for 'eval cases'" in capsys.readouterr().err
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "broken.metta").write_text("(= (config x) 1\n", encoding="utf-8")
+    good = str(DATA / "cases.jsonl")
+    assert cli.main(["eval", "cases", good, "--rules", str(rules)]) == 2
+    assert "broken.metta:1:" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- scoring
@@ -152,6 +158,25 @@ def test_a_wrong_value_is_scored_found_and_corrected_with_its_required_flag(fixt
     summary = summarise(fixture_run)
     assert summary["contradictions_found"] == {"right": 1, "of": 1, "rate": 1.0}
     assert summary["corrected_right"]["right"] == 1
+
+
+@pytest.mark.parametrize(
+    ("correct", "right", "problem"),
+    [
+        (["£6", "£5"], True, None),  # any listed spelling of the right value counts
+        ("£6", False, "'£8' corrected to '£5', expected '£6'"),
+    ],
+)
+def test_a_correction_is_right_only_when_it_puts_an_accepted_value_in_place(
+    tmp_path, correct, right, problem
+):
+    line = _line(
+        "Study Room A costs £8 an hour.", {"contradicted": [{"value": "£8", "correct": correct}]}
+    )
+    scored = check_all(load_labelled(_cases_file(tmp_path, line)), None, WHEN)[0]
+    assert scored.found == [True]
+    assert scored.corrected == [right]
+    assert scored.problems == ([problem] if problem else [])
 
 
 def test_a_case_without_labels_is_checked_and_counts_as_met(fixture_run):
@@ -183,6 +208,8 @@ def test_misses_are_named_and_filed_in_the_confusion_table(tmp_path):
     assert summary["confusion"] == {others[0]: {got: 1}}
     assert summary["forbidden_flags_raised"] == len(raised)
     assert summary["as_expected"] == 0
+    unchecked = got == "Accept" and not probe.result.factual_validation.claims
+    assert summary["accepted_unchecked"] == int(unchecked)
 
 
 def test_the_command_prints_scores_and_misses_and_writes_a_report(tmp_path, capsys):

@@ -17,8 +17,7 @@ from replyguard import cli
 from replyguard.errors import InputError
 from replyguard.evaluation import sgd, sgd_perturb, sgd_scoring
 from replyguard.evaluation.cases import EvalCase
-from replyguard.evaluation.sgd import SgdKind, Unbuilt
-from replyguard.models import Entity
+from replyguard.evaluation.sgd import SgdKind
 
 DATA = Path(__file__).parent / "data"
 
@@ -39,7 +38,7 @@ def root(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def cases(root) -> dict[str, EvalCase | Unbuilt]:
+def cases(root) -> dict[str, EvalCase]:
     return {c.case_id: c for c in sgd.iter_sgd_cases(root)}
 
 
@@ -51,14 +50,6 @@ def schema(root):
 def _scene(root, dialogue_id: str) -> sgd.SgdScene:
     dialogues, schema = sgd.load_sgd(root)
     return sgd.scene(next(d for d in dialogues if d["dialogue_id"] == dialogue_id), schema)
-
-
-def _models_accept_nameless_rows() -> bool:
-    try:
-        Entity.model_validate({"id": "R1", "attributes": {"fare": "10"}})
-    except ValueError:
-        return False
-    return True
 
 
 # --------------------------------------------------------------------------- KB and split
@@ -116,18 +107,28 @@ def test_money_dates_and_times_are_declared_as_a_user_would(cases):
 
 
 def test_rows_without_a_name_are_entities_without_a_name(cases):
-    made = cases["sgd/tune_cab/T4"]
-    if _models_accept_nameless_rows():
-        assert isinstance(made, EvalCase)
-        assert made.case.kb.entities[0].attributes["ride_fare"] == "17.40"
-    else:
-        assert isinstance(made, Unbuilt) and made.reason == sgd.NAMELESS_REJECTED
+    ride = cases["sgd/tune_cab/T4"].case.kb.entities
+    assert [(e.id, e.name) for e in ride] == [("R1", None)]
+    assert ride[0].attributes["ride_fare"] == "17.40" and ride[0].attributes["shared_ride"] is False
+
+
+def test_a_table_the_kb_loader_rejects_is_a_one_line_input_error(root, tmp_path):
+    dialogues, _ = sgd.load_sgd(root)
+    bad = json.loads(json.dumps(dialogues[-1]))
+    bad["turns"][3]["frames"][0]["service_results"][0]["ride fare"] = "12"  # not a symbol
+    folder = tmp_path / "sgd"
+    folder.mkdir()
+    with gzip.open(folder / "dialogues.json.gz", "wt", encoding="utf-8") as fh:
+        json.dump([bad], fh)
+    shutil.copy(DATA / "sgd_schema.json", folder / "schema.json")
+    with pytest.raises(InputError, match=r"sgd dialogue tune_cab: RideSharing_1 call at turn T4"):
+        list(sgd.iter_sgd_cases(tmp_path))
 
 
 # --------------------------------------------------------------------------- perturbations
 
 
-def _edited(made: EvalCase | Unbuilt, gold: str) -> sgd.SgdTruth:
+def _edited(made: EvalCase, gold: str) -> sgd.SgdTruth:
     assert isinstance(made, EvalCase)
     t = made.truth
     reply = made.case.response

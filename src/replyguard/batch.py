@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from replyguard.cli_options import add_engine_options
-from replyguard.errors import InputError, RuleError, describe_validation_error
+from replyguard.errors import InputError, RuleError, describe_validation_error, parse_json_line
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -171,7 +171,10 @@ class Checker:
             path = (self.settings.base_dir / kb).resolve()
             return f"path:{path}", lambda: load_kb(path)
         if isinstance(kb, dict):
-            digest = hashlib.sha256(json.dumps(kb, sort_keys=True).encode()).hexdigest()
+            try:
+                digest = hashlib.sha256(json.dumps(kb, sort_keys=True).encode()).hexdigest()
+            except RecursionError:
+                raise InputError("kb: nested too deeply to read") from None
             return f"inline:{digest}", lambda: _inline_kb(kb)
         raise InputError(f"kb: expected a KB object or a path, got {type(kb).__name__}")
 
@@ -192,14 +195,7 @@ class Checker:
 
 
 def _json_object(raw: bytes) -> dict[str, Any]:
-    try:
-        document = json.loads(raw.decode("utf-8-sig"))  # the first line may hold a BOM
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise InputError("invalid JSON (nested too deeply to read)") from None
+    document = parse_json_line(raw)
     if not isinstance(document, dict):
         raise InputError(f"expected a JSON object (a case), got {type(document).__name__}")
     return document
@@ -437,12 +433,13 @@ def _restore_trace(
     from replyguard.models import PostprocessedResponse
     from replyguard.trace_paths import turn_prefixes, write_result
 
-    restored = []
-    for line, (offset, session, turn) in sorted(resumed.results.items()):
+    lost = []  # found before any is written: lines sharing a turn would hide each other
+    for line, (offset, session, turn) in resumed.results.items():
         session, turn = session or default_session, turn or f"line-{line}"
         base, _ = turn_prefixes(session, turn)
-        if store.get(f"{base}/input/llm_response") is not None:
-            continue
+        if store.get(f"{base}/input/llm_response") is None:
+            lost.append((offset, line, session, turn))
+    for offset, line, session, turn in sorted(lost):  # in the order first written: last wins
         out.seek(offset)
         try:
             result = PostprocessedResponse.model_validate(json.loads(out.readline())["result"])
@@ -452,7 +449,7 @@ def _restore_trace(
                 f"trace ({describe_validation_error(exc)})"
             ) from None
         write_result(store, result, session, turn)
-        restored.append(line)
+    restored = sorted(line for _, line, _, _ in lost)
     out.seek(0, os.SEEK_END)
     return restored
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from replyguard.errors import InputError, describe_validation_error, parse_json
+from replyguard.errors import InputError, describe_validation_error, parse_json, read_input_file
 from replyguard.kb import complete_schema, load_kb
 from replyguard.models import Case, KnowledgeBase
 
@@ -33,12 +33,7 @@ def parse_case(document: object, origin: str, base_dir: Path | None = None) -> C
 
 def load_case(path: str | Path) -> Case:
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark is not content
-    except FileNotFoundError:
-        raise InputError(f"{p}: case file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{p}: cannot read case file ({exc.__class__.__name__})") from None
+    text = read_input_file(p, "case file")
     return parse_case(parse_json(text, str(p)), str(p), p.parent)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -19,6 +20,17 @@ class InputError(ReplyguardError):
 
 class RuleError(ReplyguardError):
     """A rule file or grammar that cannot be loaded: the message names the file and line."""
+
+
+def read_input_file(path: Path, what: str) -> str:
+    """The text of a file the user named, or an `InputError` saying "{path}: {what} not found"
+    or that it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8-sig")  # a byte-order mark is not content
+    except FileNotFoundError:
+        raise InputError(f"{path}: {what} not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read {what} ({exc.__class__.__name__})") from None
 
 
 def describe_validation_error(exc: ValidationError) -> str:
@@ -59,3 +71,16 @@ def parse_json(text: str, where: str) -> object:
         raise InputError(f"{where}: line {exc.lineno}: invalid JSON ({exc.msg})") from None
     except RecursionError:
         raise InputError(f"{where}: invalid JSON (nested too deeply to read)") from None
+
+
+def parse_json_line(raw: bytes) -> object:
+    """One line of a JSON-lines stream (a batch file, a session's stdin), or an InputError whose
+    message the caller prefixes with the line's number. A byte-order mark is not content."""
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise InputError("invalid JSON (nested too deeply to read)") from None

@@ -254,6 +254,8 @@ class KnowledgeBase(_Input):
     # "closed": the KB lists every entity and fact of its domain, so what it lacks does not
     # exist; "open": it is drawn from a partial source, so what it lacks is only unknown.
     world: Literal["closed", "open"] = "closed"
+    # the weekday a table calls today (its `today` column): its weekday columns count from it
+    today: str | None = None
 
     @model_validator(mode="after")
     def _unique_ids(self) -> KnowledgeBase:

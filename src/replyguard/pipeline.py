@@ -8,6 +8,7 @@ spaces hold the same story as the result.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -31,6 +32,20 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+def _taking_turns(
+    run: Callable[..., PostprocessedResponse],
+) -> Callable[..., PostprocessedResponse]:
+    """Calls on one engine take turns (its host's lock): they share its spaces."""
+
+    @functools.wraps(run)
+    def serialised(engine: Engine, *args: object, **kwargs: object) -> PostprocessedResponse:
+        with engine.host.lock:
+            return run(engine, *args, **kwargs)
+
+    return serialised
+
+
+@_taking_turns
 def run_pipeline(
     engine: Engine,
     response: str,

@@ -16,7 +16,13 @@ from pydantic import ValidationError
 
 from replyguard.dialogue import DialogueContext, DialogueTracker
 from replyguard.errors import InputError, describe_validation_error
-from replyguard.models import DialogueState, PostprocessedResponse, RegistryEntry, Turn
+from replyguard.models import (
+    DialogueState,
+    PostprocessedResponse,
+    RegistryEntry,
+    Turn,
+    text_problem,
+)
 from replyguard.pipeline import run_pipeline
 
 if TYPE_CHECKING:
@@ -25,6 +31,11 @@ if TYPE_CHECKING:
 
 class Session:
     def __init__(self, engine: Engine, session_id: str | None = None) -> None:
+        if session_id is not None and (
+            not isinstance(session_id, str) or not session_id or text_problem(session_id)
+        ):
+            problem = text_problem(session_id) or "expected non-empty text"
+            raise InputError(f"session_id: {problem}")
         self.engine = engine
         self.session_id = session_id
         self._tracker = DialogueTracker(engine.reader, datetime.now(), engine.decay)

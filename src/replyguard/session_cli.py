@@ -23,7 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from replyguard.cli_options import add_engine_options
 from replyguard.engine import Engine
-from replyguard.errors import InputError, describe_validation_error
+from replyguard.errors import InputError, describe_validation_error, parse_json_line
 from replyguard.models import Turn
 from replyguard.session import Session
 
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     for number, raw in enumerate(sys.stdin.buffer, start=1):
         event = None
         try:
-            event = _event(raw, first=number == 1)
+            event = _event(raw)
             if event is None:
                 continue
             out = handle(session, event)
@@ -109,17 +109,6 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _event(raw: bytes, *, first: bool) -> object:
+def _event(raw: bytes) -> object:
     """One stdin line as JSON, None for a blank line."""
-    try:
-        line = raw.decode("utf-8-sig" if first else "utf-8")
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text") from None
-    if not line.strip():
-        return None
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise InputError("invalid JSON (nested too deeply to read)") from None
+    return parse_json_line(raw) if raw.strip() else None

@@ -1,19 +1,20 @@
 """A user's labels beside a case: the `expect` field of a labelled case line.
 
-`replyguard eval cases` reads JSONL files whose lines are ordinary cases plus ``id``,
-``metadata`` and ``expect``. This module is the format of ``expect`` (what a right result looks
-like) and the split of a line into the case the engine sees and the labels it must not see.
+`replyguard eval cases` reads JSONL files of ordinary cases whose ``id``, ``metadata`` and
+``expect`` fields are the user's labels (the engine never reads them). A case keeps ``expect`` as
+the user wrote it; this module is its format (what a right result looks like), checked when
+the cases are read.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from pydantic_core import PydanticCustomError
 
 from replyguard.errors import InputError, describe_validation_error
-from replyguard.models import CoherenceIssueType, HallucinationType, RecommendationKind
+from replyguard.models import Case, CoherenceIssueType, HallucinationType, RecommendationKind
 
 # The verdicts in the order the confusion table lists them, from best to worst for the reply.
 BANDS: tuple[RecommendationKind, ...] = tuple(RecommendationKind)
@@ -21,8 +22,6 @@ BANDS: tuple[RecommendationKind, ...] = tuple(RecommendationKind)
 FLAG_NAMES: dict[str, str] = {
     name.lower(): name for name in (*HallucinationType, *CoherenceIssueType)
 }
-# Fields of a labelled line that are not part of the case the engine checks.
-LABEL_FIELDS = ("id", "metadata", "expect")
 
 
 def _canonical(names: dict[str, str], what: str) -> BeforeValidator:
@@ -96,34 +95,23 @@ class Expect(BaseModel):
         return self.recommendation[0] if self.recommendation else None
 
 
-def split_labels(
-    document: dict[str, Any], origin: str
-) -> tuple[dict[str, Any], str | None, dict, Expect]:
-    """The case part of a labelled line and its id, metadata and expectation.
+def read_expect(case: Case, origin: str) -> Expect:
+    """The case's ``expect`` as an `Expect`, checked against the case it labels.
 
-    The case model does not know the label fields yet, so they are taken off here, in this one
-    place, before the case is built. ``origin`` ("FILE: line N") prefixes every error.
+    ``origin`` ("FILE: line N") prefixes every error: an unknown key or name, a type both
+    required and forbidden, a contradicted value the response does not contain.
     """
-    case = {k: v for k, v in document.items() if k not in LABEL_FIELDS}
-    case_id = document.get("id")
-    if case_id is not None and not isinstance(case_id, str | int):
-        raise InputError(f"{origin}: id: expected a string or a number")
-    metadata = document.get("metadata", {})
-    if not isinstance(metadata, dict):
-        raise InputError(f"{origin}: metadata: expected an object")
     try:
-        expect = Expect.model_validate(document.get("expect", {}))
+        expect = Expect.model_validate(case.expect or {})
     except ValidationError as exc:
         raise InputError(f"{origin}: expect.{describe_validation_error(exc)}") from None
     both = set(expect.flags) & set(expect.no_flags)
     if both:
         raise InputError(f"{origin}: expect: {', '.join(sorted(both))} in both flags and no_flags")
-    response = case.get("response")
-    if isinstance(response, str):
-        for i, c in enumerate(expect.contradicted):
-            if c.value.lower() not in response.lower():
-                raise InputError(
-                    f"{origin}: expect.contradicted.{i}.value: {c.value!r} does not occur in "
-                    "the response"
-                )
-    return case, None if case_id is None else str(case_id), metadata, expect
+    for i, c in enumerate(expect.contradicted):
+        if c.value.lower() not in case.response.lower():
+            raise InputError(
+                f"{origin}: expect.contradicted.{i}.value: {c.value!r} does not occur in "
+                "the response"
+            )
+    return expect

@@ -643,8 +643,8 @@ class Dataset:
     summary: Callable[[Sequence[UnitResult]], dict]
     rows: Callable[[dict], list[Row]]
     sizes: Callable[[Sequence[EvalCase]], dict]
-    # a dataset cut into tune and validation cases (`--split`): the split of a loaded case
-    split_of: Callable[[object], str] | None = None
+    # a dataset cut into tune and validation cases (`--split`): the split of a case
+    split_of: Callable[[EvalCase], str] | None = None
     # how its report section prints, when a single table of rows is not enough
     format: Callable[[dict], str] | None = None
 
@@ -869,17 +869,15 @@ def run_dataset(
 ) -> tuple[dict, list[dict]]:
     """One dataset end to end: its report section and its failures in dataset order.
 
-    An adapter may also yield records of cases it could build no engine input for; they are not
-    run, and the dataset's ``sizes`` counts them. ``split`` keeps the cases of one split.
+    ``split`` keeps the cases of one split (of a dataset that has splits).
     """
-    from replyguard.evaluation.cases import EvalCase, locate_data_file
+    from replyguard.evaluation.cases import locate_data_file
 
     started = time.perf_counter()
     path = locate_data_file(data, dataset.file)
-    every = dataset.load(data, limit, seed)
+    cases = dataset.load(data, limit, seed)
     if split != "all" and dataset.split_of is not None:
-        every = [c for c in every if dataset.split_of(c) == split]
-    cases = [c for c in every if isinstance(c, EvalCase)]
+        cases = [c for c in cases if dataset.split_of(c) == split]
     loaded = time.perf_counter()
     units = make_units(dataset.name, cases)
     progress = Progress(dataset.name, len(cases), stream)
@@ -899,7 +897,7 @@ def run_dataset(
         "title": dataset.title,
         "data_file": str(path.resolve()),
         "data_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-        "size": dataset.sizes(every),
+        "size": dataset.sizes(cases),
         "wall_seconds": round(wall, 3),
         "load_seconds": round(loaded - started, 3),
         "engines": {

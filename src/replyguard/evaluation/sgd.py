@@ -83,8 +83,7 @@ class SgdTruth:
     ``start``/``end`` is the changed text in the perturbed reply, ``source_start``/``source_end``
     the text it replaced in the gold reply ``source_id`` (where the same verdict on the gold reply
     is a false positive). ``correct_to`` holds the texts that count as the right value back in
-    place: the gold reply's wording and the KB's own value. ``unbuilt`` names why no engine input
-    could be built for the case (it is counted, never checked).
+    place: the gold reply's wording and the KB's own value.
     """
 
     kind: SgdKind
@@ -104,18 +103,6 @@ class SgdTruth:
     @property
     def domain(self) -> str:
         return domain_of(self.service)
-
-
-@dataclass(frozen=True)
-class Unbuilt:
-    """A case for which no valid engine input exists today, with the reason; counted, not run."""
-
-    case_id: str
-    truth: SgdTruth
-    reason: str
-
-
-NAMELESS_REJECTED = "engine rejects nameless rows"
 
 
 def domain_of(service: str) -> str:
@@ -208,7 +195,8 @@ class ServiceCall:
 
 @dataclass
 class SgdScene:
-    """One dialogue: turns (T1..Tn), each system turn's frame, and the service call in force."""
+    """One dialogue: its turns (T1..Tn), each turn's frames, and at each system turn the call of
+    its service in force (None before the service was called, and at user turns)."""
 
     dialogue_id: str
     services: tuple[str, ...]
@@ -231,15 +219,14 @@ class SgdScene:
         return self.frame(index)["service"]
 
     def kb_at(self, index: int, *, empty: bool = False) -> KnowledgeBase:
-        """The KB of system turn ``index``: its service's latest rows, or none at all.
-
-        Raises InputError when the engine's models reject the table (rows without a name).
-        """
+        """The KB of system turn ``index``: its service's latest rows, or none at all."""
         call = None if empty else self.calls[index]
         key = None if call is None else (call.service, call.turn)
         if key not in self._kbs:
             self._kbs[key] = (
-                KnowledgeBase() if call is None else rows_kb(call, self.schema[call.service])
+                KnowledgeBase()
+                if call is None
+                else rows_kb(call, self.schema[call.service], self.dialogue_id)
             )
         return self._kbs[key]
 
@@ -288,7 +275,7 @@ class SgdScene:
         )
 
 
-def rows_kb(call: ServiceCall, schema: ServiceSchema) -> KnowledgeBase:
+def rows_kb(call: ServiceCall, schema: ServiceSchema, dialogue_id: str = "?") -> KnowledgeBase:
     """The call's rows as a KB, one entity per row (ids R1, R2, ...), named by `name_slot`.
 
     Yes/no columns become True/False values; money and percent columns, ISO dates and 24-hour
@@ -317,7 +304,7 @@ def rows_kb(call: ServiceCall, schema: ServiceSchema) -> KnowledgeBase:
             declared[slot] = {"value_type": "date"}
         elif all(_CLOCK.fullmatch(v) for v in values):
             declared[slot] = {"value_type": "time"}
-    origin = f"sgd {call.service} call at turn {call.turn + 1}"
+    origin = f"sgd dialogue {dialogue_id}: {call.service} call at turn T{call.turn + 1}"
     return kb_from_document({"entities": entities, "schema": declared}, origin=origin)
 
 
@@ -382,7 +369,7 @@ def load_sgd(data: str | Path) -> tuple[list[dict], dict[str, ServiceSchema]]:
 
 def iter_sgd_cases(
     data: str | Path, limit: int | None = None, *, seed: int = 0, perturb: bool = True
-) -> Iterator[EvalCase | Unbuilt]:
+) -> Iterator[EvalCase]:
     """Gold cases of the first ``limit`` dialogues, each followed by its perturbations.
 
     Perturbations draw replacements from the whole file (`sgd_perturb.vocabulary`) and are seeded
@@ -402,40 +389,16 @@ def iter_sgd_cases(
         yield from scene_cases(s, vocab, seed=seed)
 
 
-def scene_cases(
-    s: SgdScene, vocab: Vocabulary | None, *, seed: int = 0
-) -> Iterator[EvalCase | Unbuilt]:
-    """Each system turn's gold case, followed by its perturbations when a vocabulary is given.
-
-    A turn whose rows the engine's models reject yields `Unbuilt` records instead of cases (an
-    offer checked against no rows is still built: its KB is empty).
-    """
+def scene_cases(s: SgdScene, vocab: Vocabulary | None, *, seed: int = 0) -> Iterator[EvalCase]:
+    """Each system turn's gold case, followed by its perturbations when a vocabulary is given."""
     from replyguard.evaluation import sgd_perturb
 
     for index in system_indices(s):
+        kb = s.kb_at(index)
         truth = SgdTruth(SgdKind.gold, s.dialogue_id, s.service_at(index), s.split)
-        drafts = [] if vocab is None else sgd_perturb.perturbations(s, index, vocab, seed=seed)
-        try:
-            kb: KnowledgeBase | None = s.kb_at(index)
-        except InputError as exc:
-            kb, reason = None, rejected(s, index, exc)
-            yield Unbuilt(s.case_id(index), truth, reason)
-        if kb is not None:
-            yield EvalCase(s.case_id(index), s.case_at(index, s.turns[index].text, kb), truth)
-        for d in drafts:
-            if d.empty_kb:
-                yield EvalCase(
-                    d.case_id, s.case_at(index, d.response, s.kb_at(index, empty=True)), d.truth
-                )
-            elif kb is None:
-                yield Unbuilt(d.case_id, d.truth, reason)
-            else:
-                yield EvalCase(d.case_id, s.case_at(index, d.response, kb), d.truth)
-
-
-def rejected(s: SgdScene, index: int, exc: InputError) -> str:
-    """Why the turn's rows are not a KB: rows without a name, or the loader's own message."""
-    call = s.calls[index]
-    if call is not None and call.name_slot is None:
-        return NAMELESS_REJECTED
-    return str(exc)
+        yield EvalCase(s.case_id(index), s.case_at(index, s.turns[index].text, kb), truth)
+        if vocab is None:
+            continue
+        for d in sgd_perturb.perturbations(s, index, vocab, seed=seed):
+            rows = s.kb_at(index, empty=True) if d.empty_kb else kb
+            yield EvalCase(d.case_id, s.case_at(index, d.response, rows), d.truth)

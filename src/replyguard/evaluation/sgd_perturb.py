@@ -17,10 +17,16 @@ import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from replyguard.evaluation.perturb import restyle
-from replyguard.evaluation.scene import norm, occurrences
+from replyguard.evaluation.scene import norm as _fold_norm
+from replyguard.evaluation.scene import occurrences
 from replyguard.evaluation.sgd import ServiceSchema, SgdKind, SgdScene, SgdTruth
+
+# The comparison form of a value (`scene.norm`), remembered: the same names and values are
+# compared again and again across the file's turns.
+norm = cache(_fold_norm)
 
 # Acts by which a system turn states a value of the rows it is talking about.
 STATING_ACTS = frozenset({"OFFER", "INFORM"})

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from replyguard.evaluation.cases import EvalCase
 from replyguard.evaluation.harness import Row, Target, UnitResult, _failure, _kept, _pooled
-from replyguard.evaluation.sgd import PERTURBATION_KINDS, SPLITS, SgdKind, SgdTruth, Unbuilt
+from replyguard.evaluation.sgd import PERTURBATION_KINDS, SPLITS, SgdKind, SgdTruth
 
 # Issue 11's targets, judged on the validation split.
 TARGETS = {
@@ -40,13 +40,13 @@ _COLUMNS = (
 )
 
 
-def load(data: str, limit: int | None, seed: int) -> list[EvalCase | Unbuilt]:
+def load(data: str, limit: int | None, seed: int) -> list[EvalCase]:
     from replyguard.evaluation import sgd
 
     return list(sgd.iter_sgd_cases(data, limit, seed=seed))
 
 
-def split_of(case: EvalCase | Unbuilt) -> str:
+def split_of(case: EvalCase) -> str:
     truth = case.truth
     assert isinstance(truth, SgdTruth)
     return truth.split
@@ -149,25 +149,13 @@ def headline(entry: dict) -> list[tuple[str, float | None, int]]:
     return out
 
 
-def sizes(loaded: Sequence[EvalCase | Unbuilt]) -> dict:
-    from replyguard.evaluation import sgd_scoring
-
-    built = [c for c in loaded if isinstance(c, EvalCase)]
-    out: dict = {
-        "dialogues": len({c.truth.dialogue_id for c in loaded if isinstance(c.truth, SgdTruth)}),
-        "cases": len(built),
-        "unbuilt_cases": len(loaded) - len(built),
-    }
+def sizes(cases: Sequence[EvalCase]) -> dict:
+    truths = [c.truth for c in cases if isinstance(c.truth, SgdTruth)]
+    out: dict = {"dialogues": len({t.dialogue_id for t in truths}), "cases": len(cases)}
     for split in SPLITS:
-        mine = [c for c in loaded if split_of(c) == split]
         out[split] = {
-            str(kind): sum(
-                isinstance(c, EvalCase) and isinstance(c.truth, SgdTruth) and c.truth.kind is kind
-                for c in mine
-            )
-            for kind in SgdKind
+            str(kind): sum(t.split == split and t.kind is kind for t in truths) for kind in SgdKind
         }
-    out["unbuilt"] = sgd_scoring.unbuilt_counts(loaded)
     return out
 
 
@@ -182,12 +170,6 @@ def format_report(report: dict) -> str:
     head = format_section(report | {"table": []}).splitlines()
     m = report["metrics"]["splits"]
     lines = head[:2]
-    for split in SPLITS:
-        for reason, entry in report["size"]["unbuilt"][split].items():
-            lines.append(
-                f"  {split}: {entry['n']} cases not checked ({reason}): "
-                + ", ".join(f"{k} {v}" for k, v in sorted(entry["by_service"].items()))
-            )
     table = [("metric", "tune", "n", "validation", "n", "target", "pass")]
     tune, validation = headline(m["tune"]), headline(m["validation"])
     for (name, tv, tn), (_, vv, vn) in zip(tune, validation, strict=True):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from replyguard.evaluation.cases import EvalCase, PerturbationKind
 from replyguard.evaluation.metrics import precision_recall_f1, ratio
 from replyguard.evaluation.scoring import EXPECTED as KVRET_EXPECTED
-from replyguard.evaluation.sgd import PERTURBATION_KINDS, SPLITS, SgdKind, SgdTruth, Unbuilt
+from replyguard.evaluation.sgd import PERTURBATION_KINDS, SPLITS, SgdKind, SgdTruth
 from replyguard.evaluation.signals import alarms, corrected_in_place, fires_at
 from replyguard.models import HallucinationType, PostprocessedResponse, RecommendationKind
 
@@ -172,17 +172,3 @@ def score_sgd(outcomes: Iterable[SgdOutcome], unscored: int = 0) -> dict:
         }
         splits[split] = entry
     return {"unscored": unscored, "splits": splits}
-
-
-def unbuilt_counts(loaded: Iterable[object]) -> dict:
-    """Cases with no engine input, per split, reason, kind and service."""
-    out: dict = {split: {} for split in SPLITS}
-    for item in loaded:
-        if not isinstance(item, Unbuilt):
-            continue
-        t = item.truth
-        entry = out[t.split].setdefault(item.reason, {"n": 0, "by_kind": {}, "by_service": {}})
-        entry["n"] += 1
-        entry["by_kind"][str(t.kind)] = entry["by_kind"].get(str(t.kind), 0) + 1
-        entry["by_service"][t.service] = entry["by_service"].get(t.service, 0) + 1
-    return out

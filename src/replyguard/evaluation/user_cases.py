@@ -21,8 +21,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from replyguard.errors import InputError
-from replyguard.evaluation.expect import BANDS, Expect, split_labels
+from replyguard.errors import InputError, ReplyguardError, read_input_file
+from replyguard.evaluation.expect import BANDS, Expect, read_expect
 from replyguard.evaluation.signals import CONTRADICTION_FLAGS, corrected_region, fires_at
 
 if TYPE_CHECKING:
@@ -74,15 +74,11 @@ def load_labelled(path: str | Path, kb: str | None = None) -> list[LabelledCase]
 
     Blank lines are skipped; any other problem is an `InputError` naming the file and line.
     """
+    from replyguard.batch import _json_object as json_object
     from replyguard.cases import parse_case
 
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{p}: cases file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{p}: cannot read cases file ({exc.__class__.__name__})") from None
+    text = read_input_file(p, "cases file")
     out: list[LabelledCase] = []
     seen: dict[str, int] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -90,20 +86,18 @@ def load_labelled(path: str | Path, kb: str | None = None) -> list[LabelledCase]
             continue
         origin = f"{p}: line {number}"
         try:
-            document = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{origin}: invalid JSON ({exc.msg})") from None
-        if not isinstance(document, dict):
-            raise InputError(f"{origin}: expected a JSON object")
-        fields, case_id, metadata, expect = split_labels(document, origin)
+            document = json_object(raw.encode("utf-8"))
+        except InputError as exc:
+            raise InputError(f"{origin}: {exc}") from None
         if kb is not None:
-            fields["kb"] = str(Path(kb).resolve())
-        case_id = case_id or f"{p.stem}:{number}"
+            document["kb"] = str(Path(kb).resolve())
+        case = parse_case(document, origin, p.parent)
+        expect = read_expect(case, origin)
+        case_id = case.id or f"{p.stem}:{number}"
         if case_id in seen:
             raise InputError(f"{origin}: id: {case_id!r} already used on line {seen[case_id]}")
         seen[case_id] = number
-        case = parse_case(fields, origin, p.parent)
-        out.append(LabelledCase(str(p), number, case_id, metadata, expect, case))
+        out.append(LabelledCase(str(p), number, case_id, case.metadata or {}, expect, case))
     if not out:
         raise InputError(f"{p}: no cases")
     return out
@@ -131,15 +125,16 @@ def check_all(
         if item.case.reference_time is None:
             item.case.reference_time = reference_time
         key = _kb_key(item.case)
+        # A rules directory or KB the engine refuses is the user's to fix: its error ends the run.
+        if engine is None:
+            engine = Engine(item.case.kb, rules_dir=rules_dir)
+        elif key != current:
+            engine.replace_kb(item.case.kb)
+        current = key
         try:
-            if engine is None:
-                engine = Engine(item.case.kb, rules_dir=rules_dir)
-            elif key != current:
-                engine.replace_kb(item.case.kb)
-            current = key
             scored[i] = score(item, engine.check_case(item.case))
-        except InputError:
-            raise  # a rules directory or KB the engine refuses is the user's to fix
+        except ReplyguardError as exc:
+            raise InputError(f"{item.file}: line {item.line}: {exc}") from None
         except Exception as exc:  # an engine failure on one case is data for the report
             scored[i] = Scored(item, error=f"{type(exc).__name__}: {exc}")
             scored[i].problems.append(f"engine error: {scored[i].error}")
@@ -245,12 +240,23 @@ def summarise(scored: list[Scored]) -> dict:
         "corrected_right": _share(sum(corrected), len(corrected)),
         "required_flags_raised": _share(sum(raised), len(raised)),
         "forbidden_flags_raised": sum(len(s.fired) for s in scored),
+        "accepted_unchecked": sum(_accepted_unchecked(s) for s in scored),
         "confusion": {
             band: {str(k): confusion[band][str(k)] for k in BANDS if confusion[band][str(k)]}
             for band in (str(b) for b in BANDS)
             if band in confusion
         },
     }
+
+
+def _accepted_unchecked(s: Scored) -> bool:
+    """Accepted although no claim of the reply was read and checked against the KB."""
+    result = s.result
+    return (
+        result is not None
+        and str(result.recommendation.kind) == "Accept"
+        and not result.factual_validation.claims
+    )
 
 
 def _share(right: int, total: int) -> dict:
@@ -271,6 +277,7 @@ def format_summary(title: str, summary: dict) -> str:
         f"  corrected right         {share('corrected_right')}",
         f"  required flags raised   {share('required_flags_raised')}",
         f"  forbidden flags raised  {summary['forbidden_flags_raised']}",
+        f"  accepted, none checked  {summary['accepted_unchecked']}",
     ]
     confusion = summary["confusion"]
     if confusion:

@@ -86,7 +86,10 @@ def correct_response(
         confidence = v.status.confidence  # type: ignore[union-attr]
         if (
             engine.host.value(
-                "correct-claim", Sym("Contradicted"), confidence, record.model.negated
+                "correct-claim",
+                Sym("Contradicted"),
+                confidence,
+                record.model.negated or record.attached.polar,  # the fix is a rewording
             )
             is not True
         ):

@@ -111,7 +111,9 @@ def _recommend(
     flags: list[HallucinationFlag],
     corrected: CorrectedResponse | None,
 ) -> Recommendation:
-    kind = RecommendationKind(str(engine.host.value("recommendation", confidence)))
+    kind = RecommendationKind(
+        engine.host.choice("recommendation", (k.value for k in RecommendationKind), confidence)
+    )
     messages = {str(k): str(t) for k, t in engine.host.facts("message")}
     factual_fixes = [
         c
@@ -126,7 +128,9 @@ def _recommend(
             f.span for f in flags if engine.host.value("flag-for-review", f.confidence) is True
         ]
         spans = sorted({(s.start, s.end) for s in spans})
-        severity = Severity(str(engine.host.value("review-severity", len(spans))))
+        severity = Severity(
+            engine.host.choice("review-severity", (s.value for s in Severity), len(spans))
+        )
         return Recommendation(
             kind=kind, flags=[Span(start=a, end=b) for a, b in spans], severity=severity
         )
