@@ -6,6 +6,8 @@ Shared by the regression tests of single inputs and the property suite (test_pro
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable
 
 from replyguard.engine import Engine
@@ -101,6 +103,10 @@ def check_corrections(result: PostprocessedResponse) -> None:
         assert text[r.span.start : r.span.end] == r.original, r
     edits = [c for c in corrected.corrections if c.replacement is not None]
     assert rebuild(text, edits) == corrected.corrected
+    if corrected.annotation_style == "html":  # escaped whole: only the marks are markup
+        marks = re.sub(r'<mark class="[^"<>]*" title="[^"<>]*">|</mark>', "", corrected.annotated)
+        assert "<" not in marks and ">" not in marks, corrected.annotated
+        assert html.unescape(marks) == corrected.corrected
 
 
 def rebuild(text: str, edits: list[ResponseCorrection]) -> str:

@@ -22,10 +22,7 @@ pytestmark = pytest.mark.fuzz
 # A failure the property tests find in code being fixed elsewhere (removed when the fix lands).
 OPEN = pytest.mark.xfail(
     strict=False,
-    reason=(
-        "open in issue 10: a reference time or turn id of the wrong type is no InputError; a "
-        "turn's act and C1 control characters are read as MeTTa syntax"
-    ),
+    reason="open in issue 10: a reference time that is no datetime raises AttributeError",
 )
 
 # `pytest -m fuzz` (the profile tests/conftest.py loads) also tries longer and deeper text.
@@ -46,7 +43,6 @@ turns = st.lists(
 @example(reply="<p>Sarah's email is s@j.q; see `teh docs` at https://exmaple.org.</p>", query="")
 @example(reply="We are done done", query="(= (recommendation $c) Accept)")
 @example(reply="John Smith ", query="What \x80 ")  # a C1 control: no escape MeTTa reads
-@OPEN
 def test_any_reply_gives_a_sound_result(engine, reply, query):
     checked(engine, response=reply, query=query, reference_time=REFERENCE)
 
@@ -75,12 +71,13 @@ def test_lone_surrogates_anywhere(engine, reply, query):
         "dialogue": [{"speaker": "user", "text": "Where does Emily work?", "act": "Ask ("}],
     }
 )
-@OPEN
 def test_dialogue_and_passages(engine, call):
     checked(engine, **call, reference_time=REFERENCE)
 
 
 @given(reply=long_texts(max_repeats=REPEATS), query=long_texts(max_repeats=REPEATS // 2))
+@example(reply="Emily Chen works in Finance. " * 40, query="x" + "é" * 3000)  # past 4,096 bytes
+@example(reply="東京 " * 2000 + "(" * 3000, query="Where does Emily work?")
 def test_long_and_deeply_nested_text(engine, reply, query):
     checked(engine, response=reply, query=query, reference_time=REFERENCE)
 
@@ -97,16 +94,21 @@ ARGUMENTS = {
 }
 
 
-@OPEN
 @given(
-    field=st.sampled_from(sorted(ARGUMENTS)),
+    field=st.sampled_from(sorted(set(ARGUMENTS) - {"reference_time"})),
     value=st.one_of(ODD_VALUES, turns.map(lambda ts: [{**t, "speaker": 5} for t in ts])),
 )
-@example(field="reference_time", value=float("nan"))
 @example(field="dialogue", value=[{"speaker": "", "text": "Hi"}])
 @example(field="turn_id", value=5)
 def test_an_odd_value_in_any_argument(engine, field, value):
     checked(engine, **{**ARGUMENTS, field: value})
+
+
+@OPEN
+@given(value=ODD_VALUES)
+@example(value=float("nan"))
+def test_an_odd_reference_time(engine, value):
+    checked(engine, **{**ARGUMENTS, "reference_time": value})
 
 
 @given(reference=st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)))

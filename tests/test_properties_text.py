@@ -50,6 +50,9 @@ markup = st.one_of(
     st.builds(lambda v: f"<!-- {v} -->", value),
     st.builds(lambda v: f"<?php {v} ?>", value),
     st.builds(lambda v: f"`{v}`", value),
+    st.builds(
+        lambda n, v: f"<{n}>{v} {v}</{n}>", st.sampled_from(["code", "pre", "script"]), value
+    ),
     st.builds(lambda v: f"\n```\n{v}\n{v} {v}\n```\n", value),
     st.builds(lambda v: f"https://exmaple.com/{v.replace(' ', '/')}", value),
     st.builds(lambda v: f"{v.split()[0]}@exmaple.org", value),

@@ -101,6 +101,8 @@ def test_edits_at_one_offset_apply_in_order_whatever_order_they_come_in():
         ("Run `mkae instal --forse` twice.", ["`mkae instal --forse`"]),
         ("Run this:\n\n```\nmkae instal\nthe build is is done\n```\n", ["```\nmkae instal\n"]),
         ("<!-- teh draft, do not edit -->Done.", ["<!-- teh draft, do not edit -->"]),
+        ("Call <code>recieve(adress)</code> first.", ["<code>recieve(adress)</code>"]),
+        ("<pre>\nwich is is\n</pre>", ["<pre>\nwich is is\n</pre>"]),
         ("<?xml versoin='1.0'?><nte>teh</nte>", ["<?xml versoin='1.0'?>", "<nte>", "</nte>"]),
         ("See https://exmaple.org/teh/docs or wrte to teh@exmaple.org.", ["exmaple.org/teh/docs"]),
         ("Ask teh@exmaple.org abuot it.", ["teh@exmaple.org"]),

@@ -1,11 +1,12 @@
 """Tier 3's first duty: find what must never change.
 
 Numbers, dates, times, emails, phone numbers, URLs and codes are tokens of their own kind; markup
-(HTML/XML tags and comments), code (backtick spans, fenced blocks) and quoted text are found here;
-KB terms (single words and multi-word names) are matched against the vocabulary; the caller adds
-the spans it already knows. Each protected token carries the reason a rejected correction is
-logged with. Markup, code, URLs and emails are not prose at all: no tier edits them, not even by
-appending a full stop (:data:`NOT_PROSE`).
+(HTML/XML tags and comments), code (backtick spans, fenced blocks, the content of <code>, <pre>,
+<script> and like elements) and quoted text are found here; KB terms (single words and multi-word
+names) are matched against the vocabulary; the caller adds the spans it already knows. Each
+protected token carries the reason a rejected correction is logged with. Markup, code, URLs and
+emails are not prose at all: no tier edits them, not even by appending a full stop
+(:data:`NOT_PROSE`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ _CODE_RE = re.compile(r"```.*?(?:```|$)|`[^`\n]+`", re.DOTALL)
 _MARKUP_RE = re.compile(
     r"<!--.*?(?:-->|$)|<[/?!]?[A-Za-z](?:\"[^\"<>]*\"|'[^'<>]*'|[^<>\"'])*>", re.DOTALL
 )
+# Elements whose content is code, not prose: protected from the opening tag to the closing one
+# (or the end of the text).
+_CODE_ELEMENTS = ("code", "pre", "kbd", "samp", "script", "style")
+_CODE_ELEMENT_RE = re.compile(rf"<({'|'.join(_CODE_ELEMENTS)})\b[^<>]*>", re.IGNORECASE)
+_CLOSING_RE = {name: re.compile(rf"</{name}\s*>", re.IGNORECASE) for name in _CODE_ELEMENTS}
 _QUOTED_RE = re.compile(r"\"[^\"\n]{1,300}\"|“[^”\n]{1,300}”|(?<![\w'’])'[^'\n]{1,300}'(?!\w)")
 
 
@@ -44,7 +50,7 @@ def protected_tokens(
 ) -> dict[int, str]:
     """Token index → why it is protected."""
     reasons: dict[int, str] = {}
-    code = _Cover(m.span() for m in _CODE_RE.finditer(text))
+    code = _Cover([*(m.span() for m in _CODE_RE.finditer(text)), *_code_elements(text)])
     markup = _Cover(m.span() for m in _MARKUP_RE.finditer(text))
     caller = _Cover(caller_spans)
     quoted = _Cover(m.span() for m in _QUOTED_RE.finditer(text))
@@ -65,6 +71,17 @@ def protected_tokens(
         for k in range(i, j):
             reasons.setdefault(k, "KB or dialogue term")
     return reasons
+
+
+def _code_elements(text: str) -> list[tuple[int, int]]:
+    """Each code element of the text, its tags included; one pass over the text."""
+    spans = []
+    position = 0
+    while (opening := _CODE_ELEMENT_RE.search(text, position)) is not None:
+        closing = _CLOSING_RE[opening[1].lower()].search(text, opening.end())
+        position = closing.end() if closing else len(text)
+        spans.append((opening.start(), position))
+    return spans
 
 
 class _Cover:
