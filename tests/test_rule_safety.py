@@ -41,12 +41,23 @@ def test_a_rule_that_never_ends_stops_at_the_step_budget(seed_kb, tmp_path):
     assert engine.host.value("flag-for-review", 0.6) is True
 
 
-def test_endless_recommendation_is_one_line_from_the_cli_and_found_by_rules_check():
+def test_endless_recommendation_is_one_line_from_the_cli_and_found_by_rules_check(tmp_path):
+    path = _rules(
+        tmp_path, "(= (recommendation $band $findings) (recommendation $band $findings))\n"
+    )
+    run = run_cli("check", str(EXAMPLE), "--rules", str(tmp_path))
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and f"{path}:1" in run.stderr
+    problems = [str(p) for p in check_rules(tmp_path).problems]
+    assert problems and all(f"{path}:1: " in p and "did not finish" in p for p in problems)
+
+
+def test_an_override_written_for_another_signature_is_a_rule_error():
+    # R11 and R17 override (recommendation CONFIDENCE); the shipped rule takes a band and findings
     run = run_cli("check", str(EXAMPLE), "--rules", str(REPRO / "R11_rules_infinite"))
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and "a.metta:1" in run.stderr
-    problems = [str(p) for p in check_rules(REPRO / "R11_rules_infinite").problems]
-    assert problems and all("a.metta:1: " in p and "did not finish" in p for p in problems)
+    assert "takes 2 argument(s) in the shipped rules; this clause takes 1" in run.stderr
 
 
 @pytest.mark.parametrize("depth", [400, 20_000])
@@ -64,7 +75,8 @@ def test_reproducer_rule_directories_are_rule_errors(seed_kb):
         "R14_rules_override_unknown": "unknown predicate 'no-such-fn'",
         "R15_rules_config_var": "must be a number, a boolean, a string or a symbol",
         "R16_rules_deep_1000": "brackets nested more than 200 deep",
-        "R17_rules_wrong_kind": "'recommendation' gives Banana",
+        "R11_rules_infinite": "this clause takes 1 and would never apply",
+        "R17_rules_wrong_kind": "this clause takes 1 and would never apply",
         "R24_rules_side_effect": "'add-atom' changes a space",
     }
     for name, message in expected.items():
@@ -183,8 +195,15 @@ def test_one_engine_shared_by_four_threads():
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("(= (recommendation $c) (band-for $c))\n(= (band-for $c) Maybe)\n", "gave Maybe, not one"),
-        ("(= (recommendation $c) (band-for $c))\n(= (band-for 0.5) Accept)\n", "no clause of"),
+        (
+            "(= (recommendation $b $f) (band-for $b))\n(= (band-for $b) Maybe)\n",
+            "gave Maybe, not one",
+        ),
+        ("(= (recommendation $b $f) Banana)\n", "gave Banana, not one"),
+        (
+            "(= (recommendation $b $f) (band-for $b))\n(= (band-for Nothing) Accept)\n",
+            "no clause of",
+        ),
     ],
 )
 def test_the_trial_finds_what_only_running_the_rules_shows(seed_kb, tmp_path, text, message):

@@ -75,6 +75,7 @@ def check_rules(rules_dir: str | Path | None = None) -> RuleReport:
         *(Problem(f"{f.file}:{f.line}", message) for f, message in word_list_problems(host.forms)),
         *_unknown_calls(host),
         *_unknown_results(host),
+        *_arity_mismatches(host),
         *_missing_seed_definitions(host),
         *_grammar_problems(rules_dir),
     ]
@@ -95,9 +96,39 @@ def user_rule_problems(host: MettaHost) -> list[Problem]:
     """The unknown calls, settings and result constants of the user's rule files."""
     return [
         p
-        for p in (*_unknown_calls(host), *_unknown_results(host))
+        for p in (*_unknown_calls(host), *_unknown_results(host), *_arity_mismatches(host))
         if p.where.rpartition(":")[0] in host.user_files
     ]
+
+
+def _arity_mismatches(host: MettaHost) -> list[Problem]:
+    """User clauses of a shipped function with a number of arguments no shipped clause takes: the
+    host calls the shipped form, so such a clause would never apply (an override written for an
+    older signature)."""
+    shipped: dict[str, set[int]] = {}
+    for form in [*host.replaced, *host.forms]:
+        if form.file not in host.user_files and form.lhs is not None and form.head:
+            shipped.setdefault(form.head, set()).add(_arity(form))
+    problems = []
+    for form in host.forms:
+        arities = shipped.get(form.head or "")
+        if form.file not in host.user_files or form.lhs is None or not arities:
+            continue
+        if _arity(form) not in arities:
+            takes = " or ".join(str(n) for n in sorted(arities))
+            problems.append(
+                Problem(
+                    f"{form.file}:{form.line}",
+                    f"'{form.head}' takes {takes} argument(s) in the shipped rules; this clause "
+                    f"takes {_arity(form)} and would never apply",
+                )
+            )
+    return problems
+
+
+def _arity(form: RuleForm) -> int:
+    lhs = form.lhs
+    return len(lhs.get_children()) - 1 if isinstance(lhs, ExpressionAtom) else 0
 
 
 def _unknown_results(host: MettaHost) -> list[Problem]:
