@@ -14,12 +14,13 @@ from datetime import datetime
 
 from lark import Lark
 
-from replyguard.models import EntityType
+from replyguard.models import EntityType, ValueType
 from replyguard.text.attachment import AttachedClaim, choose_attribute
 from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import WHEN_TYPES, KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
+from replyguard.text.rows import RowFinder
 from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import stem
 from replyguard.values import fold, order_key
@@ -50,7 +51,7 @@ _LEX_CACHE_SIZE = 4096
 class EntityMention:
     lexeme: Lexeme
     entity_id: str
-    resolution: str  # Direct | Fuzzy
+    resolution: str  # Direct | Fuzzy | Values (a row told by the values said with it)
 
 
 @dataclass
@@ -101,6 +102,10 @@ class _Sentence:
     after_copula: frozenset[int]  # starts of the values after its verb of being
     # what each pronoun standing as a value ("wrote it") may refer to, likeliest first
     object_referents: dict[int, list[Referent]] = field(default_factory=dict)
+    rows: list[list[Lexeme]] = field(default_factory=list)  # its values, grouped by row said
+
+    def row_of(self, value: Lexeme) -> list[Lexeme]:
+        return next((g for g in self.rows if any(v is value for v in g)), [])
 
     def words_for(self, value: Lexeme) -> frozenset[str]:
         """The sentence's words with the value's own days in place of all the days named."""
@@ -210,6 +215,7 @@ class Reader:
             gerund_prior=priors[2],
         )
         self._grammar = claim_grammar
+        self.rows = RowFinder(index)
         self._cache: OrderedDict[tuple[str, str], tuple[LexedText, list[list[ClaimDraft]]]] = (
             OrderedDict()
         )
@@ -293,11 +299,21 @@ class Reader:
                 object_referents={
                     id(p.lexeme): p.candidates for p in out.pronouns if p.lexeme.cat == "VAL"
                 },
+                rows=self.rows.groups([lx for lx in row if lx.cat == "VAL" and lx.pronoun is None]),
             )
+            told: set[str] = set()
             for draft in row_drafts:
                 claim = self._attach(draft, chosen, ambiguous, resolver, sentence)
-                if claim is not None:
-                    out.claims.append(claim)
+                if claim is None:
+                    continue
+                out.claims.append(claim)
+                row_id = claim.subject_id
+                if claim.resolution == "Values" and row_id is not None and row_id not in told:
+                    # the row its values told is mentioned, as if named ("it" next)
+                    told.add(row_id)
+                    said = draft.subject.lexeme if draft.subject else draft.value
+                    out.mentions.append(EntityMention(said, row_id, "Values"))
+                    resolver.observe(self.referent_for(row_id))
         return out
 
     def _observe(
@@ -366,7 +382,13 @@ class Reader:
             described = self._described(draft, sentence)
             if described is not None:
                 return described
-        if draft.negated or (draft.foreign and not (draft.basis == "Cue" and not named)):
+        if draft.negated:
+            return None
+        if not named:
+            by_values = self._by_values(draft, resolver, sentence, None)
+            if by_values is not None:
+                return by_values
+        if draft.foreign and not (draft.basis == "Cue" and not named):
             return None
         if not owners:
             return self._attach_by_type(draft, resolver, sentence)
@@ -408,6 +430,60 @@ class Reader:
         return AttachedClaim(
             draft, entity.label, entity.id, "Description", picked[0], picked[1], draft.value
         )
+
+    def _by_values(
+        self,
+        draft: ClaimDraft,
+        resolver: ReferenceResolver,
+        sentence: _Sentence,
+        candidates: tuple[str, ...] | None,
+    ) -> AttachedClaim | None:
+        """The row the other values said with this one identify (text/rows.py): values said
+        before it, or two or more after it, then the dialogue's focus among rows that tie. Still
+        tied (or not told firmly), the claim is checked against the candidate holding its value;
+        among the entities sharing a name, against all of them when they hold one value for it.
+        Else no row can be told, and no claim is made."""
+        value = draft.value
+        holders = self.rows.held_by(value)
+        if value.value_type == ValueType.number and len(value.text.split()) == 1 and not holders:
+            return None  # a bare number could be anything: "2 gas stations"
+        found = self.rows.identify(value, sentence.row_of(value), candidates)
+        if found is None:
+            return None
+        firm = found.before >= 1 or found.after >= 2
+        ids = found.ids
+        if len(ids) > 1:
+            focus = {r.entity_id: (r.salience, r.order) for r in resolver.in_focus()}
+            top = max((focus[e] for e in ids if e in focus), default=None)
+            if top is not None:
+                ids = [e for e in ids if focus.get(e) == top]
+        if len(ids) == 1 and firm:
+            return self._claim_on(draft, ids[0], sentence, "Values")
+        own = [e for e in candidates or () if e in holders]
+        if len(own) == 1:  # of the entities sharing the name, one holds the value said
+            return self._claim_on(draft, own[0], sentence, "Values")
+        holding = [e for e in ids if e in holders]
+        if holding:
+            return self._claim_on(draft, holding[0], sentence, "Candidates")
+        if candidates is None:
+            return None
+        claims = [self._claim_on(draft, e, sentence, "Candidates") for e in ids]
+        if any(c is None for c in claims) or len({c.predicate for c in claims}) != 1:
+            return None
+        entity = self.index.entities
+        held = {tuple(entity[c.subject_id].values_of(c.predicate)[0]) for c in claims}
+        return claims[0] if len(held) == 1 else None
+
+    def _claim_on(
+        self, draft: ClaimDraft, entity_id: str, sentence: _Sentence, resolution: str
+    ) -> AttachedClaim | None:
+        # each value of a row said by its values is said of the row directly
+        direct = replace(draft, direct=True)
+        picked = choose_attribute(direct, entity_id, self.index, sentence.words_for(draft.value))
+        if picked is None:
+            return None
+        entity = self.index.entities[entity_id]
+        return AttachedClaim(draft, entity.label, entity_id, resolution, *picked, draft.value)
 
     def _extreme(self, ids: list[str], lead: str) -> list[str]:
         """Of several entities a description fits, the one a superlative in it picks: "the
@@ -471,13 +547,18 @@ class Reader:
             # "we're going to 145 Amherst St": a KB value is the destination's, not ours
             return self._attach_implicit(draft, resolver, sentence)
         referent = chosen.get(id(subject.lexeme))
+        if subject.kind == "entity" and len(subject.lexeme.entity_ids) > 1:
+            # a name several entities share: the values said with it tell which, before focus
+            by_values = self._by_values(draft, resolver, sentence, subject.lexeme.entity_ids)
+            if by_values is not None and (referent is None or by_values.resolution == "Values"):
+                return by_values
         if subject.kind == "pronoun":
             if referent is None:
                 return None
             resolution = "AmbiguousPronoun" if id(subject.lexeme) in ambiguous else "Pronoun"
         elif subject.kind == "entity":
             if referent is None:
-                return None  # an ambiguous name
+                return None  # an ambiguous name its values did not tell apart
             resolution = "Fuzzy" if subject.lexeme.fuzzy else "Direct"
         else:
             resolution = "Unknown"
