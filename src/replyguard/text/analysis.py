@@ -103,6 +103,7 @@ class _Sentence:
     # what each pronoun standing as a value ("wrote it") may refer to, likeliest first
     object_referents: dict[int, list[Referent]] = field(default_factory=dict)
     rows: list[list[Lexeme]] = field(default_factory=list)  # its values, grouped by row said
+    speaks_for_us: bool = False  # it says "we", "us" or "our"
 
     def row_of(self, value: Lexeme) -> list[Lexeme]:
         return next((g for g in self.rows if any(v is value for v in g)), [])
@@ -202,8 +203,14 @@ class Reader:
         word_prior: Callable[[str], float] | None = None,
         priors: tuple[float, float, float] = (0.0, 0.0, 0.0),
         claim_grammar: Lark | None = None,
+        organisation: str | None = None,
+        voice: frozenset[str] = frozenset(),
     ) -> None:
+        """`organisation` is the id of the entity the reply speaks for, `voice` the words that
+        speak for it ("we", "our": text/organisation.py)."""
         self.index = index
+        self.organisation = organisation
+        self.voice = voice
         self.words = words
         self.lexer = Lexer(
             index,
@@ -300,6 +307,7 @@ class Reader:
                     id(p.lexeme): p.candidates for p in out.pronouns if p.lexeme.cat == "VAL"
                 },
                 rows=self.rows.groups([lx for lx in row if lx.cat == "VAL" and lx.pronoun is None]),
+                speaks_for_us=any(lx.cat == "SELF" and fold(lx.text) in self.voice for lx in row),
             )
             told: set[str] = set()
             for draft in row_drafts:
@@ -474,6 +482,28 @@ class Reader:
         held = {tuple(entity[c.subject_id].values_of(c.predicate)[0]) for c in claims}
         return claims[0] if len(held) == 1 else None
 
+    def _ours(
+        self, draft: ClaimDraft, subject: Subject, sentence: _Sentence
+    ) -> AttachedClaim | None:
+        """ "We open at 9", "our phone number is ...", "you can email us at ...": the
+        organisation the reply speaks for, unless the value is said of an entity named after it
+        ("we're 5 miles from the depot"). The value must be one of the organisation's
+        attributes, or be named by a cue."""
+        assert self.organisation is not None
+        if subject.kind == "self":
+            speaks = fold(subject.lexeme.text) in self.voice
+        else:
+            speaks = subject.kind == "addressee" and sentence.speaks_for_us
+        if not speaks or any(m[0] >= draft.value.end for m in sentence.named):
+            return None
+        entity = self.index.entities[self.organisation]
+        picked = choose_attribute(
+            replace(draft, direct=True), entity.id, self.index, sentence.words_for(draft.value)
+        )
+        if picked is None or (picked[0] not in entity.attributes and picked[1] != "Cue"):
+            return None
+        return AttachedClaim(draft, entity.label, entity.id, "Organisation", *picked, draft.value)
+
     def _claim_on(
         self, draft: ClaimDraft, entity_id: str, sentence: _Sentence, resolution: str
     ) -> AttachedClaim | None:
@@ -543,6 +573,10 @@ class Reader:
         sentence: _Sentence,
     ) -> AttachedClaim | None:
         subject = draft.subject
+        if self.organisation is not None and subject is not None:
+            ours = self._ours(draft, subject, sentence)
+            if ours is not None:
+                return ours
         if subject is None or subject.kind in ("self", "addressee"):
             # "we're going to 145 Amherst St": a KB value is the destination's, not ours
             return self._attach_implicit(draft, resolver, sentence)

@@ -368,6 +368,13 @@ class Lexer:
         kinds = self.words.markers.get(word)
         return "discourse-opener" in kinds or "not-a-name" in kinds
 
+    def _adverb(self, word: str) -> bool:
+        """A word in -ly made from a common word ("alternatively", "happily", "possibly")."""
+        if not word.endswith("ly") or len(word) < 6:
+            return False
+        stems = (word[:-3] + "y",) if word.endswith("ily") else (word[:-2], word[:-1] + "e")
+        return any(self._verb(s) for s in stems)
+
     def _gerund(self, word: str) -> bool:
         """A word in -ing whose verb is a common word ("navigating", "plotting", "displaying");
         "Irving" and "Fleming" have no such verb and stay names."""
@@ -406,6 +413,7 @@ class Lexer:
             or self._not_a_name(folded[i])  # "Oh, ...", "Interestingly, ...", "Im sure"
             or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
             or (at_start and self._gerund(folded[i]))  # "Navigating to Stanford": a verb
+            or self._adverb(folded[i])  # "Alternatively, ...", "Frankly": not "Emily", "Holly"
         ):
             return None
         if (
@@ -417,8 +425,8 @@ class Lexer:
             )
         ):
             return None  # "Ask Rebecca Stone", "Setting GPS": the name starts after the verb
-        if j == i:
-            return None
+        if j == i or self.index.inside_value(folded[i:j]):
+            return None  # "Station Road" of the KB's "Unit 4B, Riverside Retail Park, Station Road"
         return self._name(tokens, i, j)
 
     def _name(self, tokens, i, j) -> Lexeme:  # noqa: ANN001
