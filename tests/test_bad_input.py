@@ -139,7 +139,7 @@ def test_empty_and_enormous_responses(engine):
     [
         "John 👋 works in Engineering 🚀.",
         "جون يعمل في الهندسة. John works in Engineering.",
-        "Null\x00byte and a lone surrogate \ud800 in John's email john.smith@company.com.",
+        "Null\x00byte in John's email john.smith@company.com.",
         "ＪＯＨＮ works in Ｅｎｇｉｎｅｅｒｉｎｇ.",
         "\u200b\u200d\ufeff",
         '(((((( )))))) ;;; """ $x &kb !(f)',

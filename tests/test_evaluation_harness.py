@@ -8,6 +8,7 @@ build costs a fraction of a second.
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
@@ -121,6 +122,11 @@ def write_data(root: Path) -> Path:
     )
     (root / "begin" / "wow").mkdir(parents=True)
     (root / "begin" / "wow" / "begin_dev_wow.tsv").write_text(BEGIN_TSV)
+    fixtures = Path(__file__).parent / "data"
+    (root / "sgd").mkdir()
+    with gzip.open(root / "sgd" / "dialogues.json.gz", "wt", encoding="utf-8") as fh:
+        fh.write((fixtures / "sgd_dialogues.json").read_text(encoding="utf-8"))
+    (root / "sgd" / "schema.json").write_text((fixtures / "sgd_schema.json").read_text())
     return root
 
 
@@ -142,7 +148,7 @@ def everything(tmp_path_factory):
 def test_the_report_names_the_command_sizes_and_times_of_every_dataset(everything):
     data, report, _, stdout = everything
     assert report["command"].startswith(f"replyguard eval all --data {data} --seed 0 -j 1")
-    assert set(report["datasets"]) == {"kvret", "halueval", "begin"}
+    assert set(report["datasets"]) == {"kvret", "halueval", "begin", "sgd"}
     assert report["wall_seconds"] > 0
     assert set(report["code"]) == {"replyguard", "git_commit", "git_dirty"}
     for section in report["datasets"].values():

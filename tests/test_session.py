@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
+from pathlib import Path
 
 import pytest
-from conftest import REFERENCE
+from conftest import REFERENCE, run_cli
 
 from replyguard.errors import InputError
 from replyguard.models import DialogueState, Turn
@@ -87,7 +89,7 @@ def test_bad_turns_and_reloaded_rules(engine, seed_kb, tmp_path):
     session.add_turn("user", "Hi", id="A")
     with pytest.raises(InputError, match="already in this session"):
         session.add_turn("user", "Hi again", id="A")
-    with pytest.raises(InputError, match="text: expected text"):
+    with pytest.raises(InputError, match="text: Input should be a valid string"):
         session.add_turn("user", None)  # type: ignore[arg-type]
     from replyguard.engine import Engine
 
@@ -121,16 +123,79 @@ def test_session_command_streams_turns_and_checks(tmp_path, monkeypatch, capsys)
         {"speaker": "user"},
     ]
     stdin = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
-    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
     assert main(["session", "--kb", str(kb), "--id", "chat-7"]) == 1
     out, err = capsys.readouterr()
-    [result] = [json.loads(line) for line in out.splitlines()]
+    result, refused = [json.loads(line) for line in out.splitlines()]
+    assert refused == {"line": 5, "error": "check: expected text, got int"}
     assert result["session_id"] == "chat-7"
     validation = result["factual_validation"]["claim_validations"][0]
     assert validation["status"]["kind"] == "Contradicted"
     assert [e["turn_id"] for e in validation["history_evidence"]] == ["T1"]
     assert err.splitlines() == [
-        "stdin:3: invalid JSON (Expecting value)",
-        "stdin:5: response: expected text, got int",
-        "stdin:6: text: field required",
+        "stdin:3: invalid JSON (Expecting value at column 1)",
+        "stdin:5: check: expected text, got int",
+        "stdin:6: text: Field required",
     ]
+
+
+REPRO = Path(__file__).parent / "data" / "repro"
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("R18_session_bad_speaker", "stdin:2: speaker: Input should be a valid string"),
+        ("R19_session_turn_id_int", "stdin:2: turn_id: expected text, got int"),
+        ("R20_session_surrogate_check", "stdin:2: check: holds a lone surrogate (U+D800"),
+    ],
+)
+def test_a_bad_session_line_is_one_error_and_the_session_goes_on(name, error):
+    """Each reproducer adds John's department, sends one bad line, then checks a reply that
+    contradicts the first turn: the check still sees that turn."""
+    stdin = (REPRO / f"{name}.jsonl").read_text()
+    run = run_cli("session", "--kb", str(REPRO / "kb.json"), input=stdin)
+    assert run.returncode == 1
+    [line] = run.stderr.splitlines()
+    assert line.startswith(error)
+    *refused, last = [json.loads(out) for out in run.stdout.splitlines()]
+    assert all(set(r) == {"line", "error"} for r in refused)
+    validation = last["factual_validation"]["claim_validations"][0]
+    assert validation["status"]["kind"] == "Contradicted"
+    assert [e["turn_id"] for e in validation["history_evidence"]] == ["T1"]
+
+
+def test_session_lines_in_the_openai_chat_format(engine, tmp_path):
+    from replyguard.session_cli import handle
+
+    session = engine.session("ops")
+    handle(session, {"role": "system", "content": "Answer from the staff list."})
+    handle(session, {"role": "user", "content": "Sarah moved to Finance last week."})
+    with pytest.raises(InputError, match="speaker: empty"):
+        handle(session, {"role": " ", "content": "who?"})
+    with pytest.raises(InputError, match="colour: unknown field"):
+        handle(session, {"role": "user", "content": "hi", "colour": "red"})
+    assert [t.role for t in session.turns] == ["system", "user"]
+    out = json.loads(handle(session, {"check": "Sarah Johnson works in Marketing."}))
+    assert out["query"] == "Sarah moved to Finance last week."
+
+
+def test_session_api_errors_leave_the_session_as_it_was(engine):
+    session = engine.session()
+    session.add_turn("Priya", "Emily joined in 2021.")
+    for bad in [
+        dict(speaker=5, text="x"),
+        dict(speaker="", text="x"),
+        dict(speaker="u", text="\udfff"),
+    ]:
+        with pytest.raises(InputError):
+            session.add_turn(**bad)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="turn_id: expected text"):
+        session.check("Emily joined in 2019.", turn_id=3)  # type: ignore[arg-type]
+    assert [t.id for t in session.turns] == ["T1"]
+    result = session.check("Emily joined in 2019.", reference_time=REFERENCE)
+    assert (
+        result.factual_validation.stats.claims_history_conflict
+        + (result.factual_validation.stats.claims_contradicted)
+        >= 1
+    )

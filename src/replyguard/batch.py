@@ -23,11 +23,14 @@ import fcntl
 import hashlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import islice
@@ -36,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from replyguard.cli_options import add_engine_options
-from replyguard.errors import InputError, ReplyguardError, describe_validation_error
+from replyguard.errors import InputError, RuleError, describe_validation_error, parse_json_line
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -48,6 +51,8 @@ if TYPE_CHECKING:
 CHUNK_LINES = 8
 # Chunks in flight per worker: keeps every worker busy while bounding what waits in memory.
 CHUNKS_IN_FLIGHT = 4
+# How often a worker looks whether the batch process is still there (where no death signal is).
+PARENT_POLL_SECONDS = 1.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -91,6 +96,16 @@ class Outcome:
     case_id: str
     result: PostprocessedResponse | None = None
     error: str | None = None
+    # the line's own `metadata` and `expect`, passed to its output record unread
+    labels: dict[str, Any] = field(default_factory=dict)
+
+
+# The fields of a line the engine does not read, which its output record carries unchanged.
+LABEL_FIELDS = ("metadata", "expect")
+WORKER_DIED = (
+    "the worker process checking this line died (a crash in native code); the line is "
+    "recorded as bad and the run goes on"
+)
 
 
 class Checker:
@@ -105,24 +120,28 @@ class Checker:
         self._engines: dict[str, Engine | str] = {}  # a str is the KB's error, kept once
 
     def check(self, line: int, raw: bytes) -> Outcome:
-        case_id = f"line-{line}"
+        """One line's outcome. Any failure is this line's error, except a rule file that cannot
+        be loaded, which is every line's: it stops the run (RuleError from building an engine)."""
+        outcome = Outcome(line, f"line-{line}")
         try:
             document = _json_object(raw)
-            if "id" in document:
-                case_id = document.pop("id")
-                if not isinstance(case_id, str) or not case_id:
-                    case_id = f"line-{line}"
-                    raise InputError("id: expected a non-empty string")
+            outcome.case_id = _case_id(document, line)
+            outcome.labels = _labels(document)
             case, kb_key, load = self._case(document)
-            return Outcome(line, case_id, result=self._engine(kb_key, load).check_case(case))
+            engine = self._engine(kb_key, load)  # a RuleError here is the run's: not caught
+            try:
+                outcome.result = engine.check_case(case)
+            except RuleError as exc:  # a rule that fails on this line's evidence
+                outcome.error = f"rule error: {exc}"
         except InputError as exc:
-            return Outcome(line, case_id, error=str(exc))
-        except ReplyguardError:
-            raise  # a rule error is the run's problem, not this line's: stop
+            outcome.error = str(exc)
+        except RuleError:
+            raise
         except Exception as exc:  # an internal error on one reply must not end an audit
             if os.environ.get("REPLYGUARD_DEBUG"):
                 raise
-            return Outcome(line, case_id, error=f"internal error: {type(exc).__name__}: {exc}")
+            outcome.error = f"internal error: {type(exc).__name__}: {exc}"
+        return outcome
 
     def _case(self, document: dict[str, Any]) -> tuple[Case, str, Callable[[], KnowledgeBase]]:
         """The validated case, and its KB's cache key and loader: the KB is swapped for its key
@@ -152,7 +171,10 @@ class Checker:
             path = (self.settings.base_dir / kb).resolve()
             return f"path:{path}", lambda: load_kb(path)
         if isinstance(kb, dict):
-            digest = hashlib.sha256(json.dumps(kb, sort_keys=True).encode()).hexdigest()
+            try:
+                digest = hashlib.sha256(json.dumps(kb, sort_keys=True).encode()).hexdigest()
+            except RecursionError:
+                raise InputError("kb: nested too deeply to read") from None
             return f"inline:{digest}", lambda: _inline_kb(kb)
         raise InputError(f"kb: expected a KB object or a path, got {type(kb).__name__}")
 
@@ -173,15 +195,32 @@ class Checker:
 
 
 def _json_object(raw: bytes) -> dict[str, Any]:
-    try:
-        document = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+    document = parse_json_line(raw)
     if not isinstance(document, dict):
         raise InputError(f"expected a JSON object (a case), got {type(document).__name__}")
     return document
+
+
+def _case_id(document: dict[str, Any], line: int) -> str:
+    """The line's `id` when it is usable as one (the Case model reports it otherwise)."""
+    from replyguard.models import text_problem
+
+    case_id = document.get("id")
+    if isinstance(case_id, str) and case_id and text_problem(case_id) is None:
+        return case_id
+    return f"line-{line}"
+
+
+def _labels(document: dict[str, Any]) -> dict[str, Any]:
+    """The line's metadata and expect objects, for its output record; left out when they are
+    not objects a record can carry (the Case model then reports them)."""
+    from replyguard.models import text_problem
+
+    return {
+        key: document[key]
+        for key in LABEL_FIELDS
+        if isinstance(document.get(key), dict) and text_problem(document[key]) is None
+    }
 
 
 def _inline_kb(document: dict[str, Any]) -> KnowledgeBase:
@@ -200,9 +239,29 @@ def _inline_kb(document: dict[str, Any]) -> KnowledgeBase:
 _worker: Checker | None = None
 
 
-def _start_worker(settings: Settings) -> None:
+def _start_worker(settings: Settings, parent: int) -> None:
     global _worker
+    _follow_parent(parent)
     _worker = Checker(settings)
+
+
+def _follow_parent(parent: int) -> None:
+    """End this worker when the batch process goes, even by kill -9: the kernel sends SIGKILL
+    on the parent's death (Linux), and a watcher thread polls for it elsewhere."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # gone before the death signal was asked for
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 def _check_chunk(chunk: list[tuple[int, bytes]]) -> list[Outcome]:
@@ -210,33 +269,79 @@ def _check_chunk(chunk: list[tuple[int, bytes]]) -> list[Outcome]:
     return [_worker.check(line, raw) for line, raw in chunk]
 
 
+def _pool(settings: Settings, jobs: int) -> ProcessPoolExecutor:
+    # spawn: a forked hyperon runtime is not safe to reuse; each worker builds its own engines.
+    # An executor, not a Pool: if a worker dies (a native abort), a Pool would wait forever for
+    # its lost task; the executor raises BrokenProcessPool.
+    return ProcessPoolExecutor(
+        jobs, get_context("spawn"), initializer=_start_worker, initargs=(settings, os.getpid())
+    )
+
+
+Chunk = list[tuple[int, bytes]]
+
+
 def _outcomes(
     settings: Settings, lines: Iterable[tuple[int, bytes]], jobs: int
 ) -> Iterator[Outcome]:
-    """Outcomes in input order. With several jobs, chunks complete out of order; waiting on the
-    oldest chunk in flight puts them back in order without holding more than a window."""
-    if jobs == 1:
-        checker = Checker(settings)
-        for line, raw in lines:
-            yield checker.check(line, raw)
-        return
-    # spawn: a forked hyperon runtime is not safe to reuse; each worker builds its own engines.
-    # An executor, not a Pool: if a worker dies (a native abort), a Pool would wait forever for
-    # its lost task; the executor raises BrokenProcessPool and the run stops, resumable.
-    pool = ProcessPoolExecutor(
-        jobs, get_context("spawn"), initializer=_start_worker, initargs=(settings,)
-    )
+    """Outcomes in input order, checked in worker processes (one for -j 1), so that nothing a
+    line does to its process can end the run. Chunks complete out of order; waiting on the
+    oldest chunk in flight puts them back in order without holding more than a window.
+
+    When a worker dies, the pool is lost with every chunk in flight: the chunks that had
+    finished keep their results, the others are checked again one line at a time, alone in a
+    fresh process, so the line that kills its process is the one recorded as bad."""
+    pool = _pool(settings, jobs)
+    in_flight: deque[tuple[Chunk, Future[list[Outcome]]]] = deque()
+    iterator = iter(lines)
     try:
-        in_flight: deque[Future[list[Outcome]]] = deque()
-        iterator = iter(lines)
-        while chunk := list(islice(iterator, CHUNK_LINES)):
-            in_flight.append(pool.submit(_check_chunk, chunk))
-            if len(in_flight) >= jobs * CHUNKS_IN_FLIGHT:
-                yield from in_flight.popleft().result()
-        while in_flight:
-            yield from in_flight.popleft().result()
+        while True:
+            while len(in_flight) < jobs * CHUNKS_IN_FLIGHT and (
+                chunk := list(islice(iterator, CHUNK_LINES))
+            ):
+                in_flight.append((chunk, pool.submit(_check_chunk, chunk)))
+            if not in_flight:
+                return
+            chunk, future = in_flight.popleft()
+            try:
+                outcomes = future.result()
+            except BrokenProcessPool:
+                lost = [(chunk, future), *in_flight]
+                in_flight.clear()
+                pool.shutdown(cancel_futures=True)
+                for chunk, future in lost:
+                    if future.done() and not future.cancelled() and future.exception() is None:
+                        yield from future.result()
+                    else:
+                        yield from _isolated(settings, chunk)
+                pool = _pool(settings, jobs)
+                continue
+            yield from outcomes
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+def _isolated(settings: Settings, chunk: Chunk) -> Iterator[Outcome]:
+    """Each line of a chunk checked alone in a one-worker pool; a line its worker dies on is a
+    bad line, and the next line gets a fresh worker."""
+    pool = _pool(settings, 1)
+    try:
+        for line, raw in chunk:
+            try:
+                yield from pool.submit(_check_chunk, [(line, raw)]).result()
+            except BrokenProcessPool:
+                yield Outcome(line, _died_case_id(raw, line), error=WORKER_DIED)
+                pool.shutdown(cancel_futures=True)
+                pool = _pool(settings, 1)
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def _died_case_id(raw: bytes, line: int) -> str:
+    try:
+        return _case_id(_json_object(raw), line)
+    except InputError:
+        return f"line-{line}"
 
 
 # ------------------------------------------------------------------ files
@@ -268,14 +373,23 @@ def _open_output(path: Path) -> BinaryIO:
     return fh
 
 
-def _resume(fh: BinaryIO, path: Path) -> tuple[set[int], int]:
-    """The input line numbers the output already holds, and how many of those are errors.
+@dataclass
+class Resumed:
+    """What the output already holds: every input line done, how many of them are errors, and
+    where each result record is, with its session and turn (the keys of its trace entry)."""
+
+    done: set[int] = field(default_factory=set)
+    errors: int = 0
+    results: dict[int, tuple[int, str | None, str | None]] = field(default_factory=dict)
+
+
+def _resume(fh: BinaryIO, path: Path) -> Resumed:
+    """The output's records, read back.
 
     A last line without its newline is the one in flight when a run was killed: it is cut off
     (and rechecked). Any other line that is not a result means this is not our file: refuse.
     """
-    done: set[int] = set()
-    errors = 0
+    resumed = Resumed()
     offset = 0
     fh.seek(0)
     for number, raw in enumerate(fh, 1):
@@ -292,18 +406,56 @@ def _resume(fh: BinaryIO, path: Path) -> tuple[set[int], int]:
             line = record["line"]
             if type(line) is not int or not ("result" in record or "error" in record):
                 raise TypeError
-        except (ValueError, TypeError, KeyError):
+            if "result" in record:
+                result = record["result"]
+                keys = (result.get("session_id"), result.get("turn_id"))
+        except (ValueError, TypeError, KeyError, AttributeError):
             raise InputError(
                 f"{path}:{number}: not a replyguard batch result; refusing to append to it"
             ) from None
-        done.add(line)
-        errors += "error" in record
+        resumed.done.add(line)
+        if "result" in record:
+            resumed.results[line] = (offset, *keys)
+        else:
+            resumed.errors += 1
         offset += len(raw)
-    return done, errors
+    return resumed
+
+
+def _restore_trace(
+    store: FileTraceStore, out: BinaryIO, resumed: Resumed, default_session: str
+) -> list[int]:
+    """The lines whose result the output holds but the trace lost (a corrupt record moved aside
+    on open, a deleted trace file), their entries written again from the output's results:
+    the output is the record of what is done, and rechecking would write those lines twice."""
+    from pydantic import ValidationError
+
+    from replyguard.models import PostprocessedResponse
+    from replyguard.trace_paths import turn_prefixes, write_result
+
+    lost = []  # found before any is written: lines sharing a turn would hide each other
+    for line, (offset, session, turn) in resumed.results.items():
+        session, turn = session or default_session, turn or f"line-{line}"
+        base, _ = turn_prefixes(session, turn)
+        if store.get(f"{base}/input/llm_response") is None:
+            lost.append((offset, line, session, turn))
+    for offset, line, session, turn in sorted(lost):  # in the order first written: last wins
+        out.seek(offset)
+        try:
+            result = PostprocessedResponse.model_validate(json.loads(out.readline())["result"])
+        except ValidationError as exc:
+            raise InputError(
+                f"line {line}'s result in the output cannot be read back to restore its "
+                f"trace ({describe_validation_error(exc)})"
+            ) from None
+        write_result(store, result, session, turn)
+    restored = sorted(line for _, line, _, _ in lost)
+    out.seek(0, os.SEEK_END)
+    return restored
 
 
 def _record(outcome: Outcome) -> bytes:
-    record: dict[str, Any] = {"line": outcome.line, "case_id": outcome.case_id}
+    record: dict[str, Any] = {"line": outcome.line, "case_id": outcome.case_id, **outcome.labels}
     if outcome.result is not None:
         record["result"] = outcome.result.model_dump(mode="json")
     else:
@@ -439,20 +591,25 @@ def run(args: argparse.Namespace) -> int:
     source, output = Path(args.cases), Path(args.output)
     settings = _settings(args, source)
     with _open_output(output) as out:
-        done, earlier_errors = _resume(out, output)
+        resumed = _resume(out, output)
+        done = resumed.done
         total = sum(1 for _ in _lines(source, done))
-        summary = Summary(skipped=len(done), earlier_errors=earlier_errors)
+        summary = Summary(skipped=len(done), earlier_errors=resumed.errors)
         progress = Progress(total, sys.stderr)
         store = _open_trace(args.trace)
         try:
+            if store is not None:
+                _report_restored(
+                    args.trace, output, _restore_trace(store, out, resumed, source.stem)
+                )
             for outcome in _outcomes(settings, _lines(source, done), args.jobs):
+                if outcome.result is not None and store is not None:
+                    _trace(store, outcome, source.stem)
                 if outcome.result is None:
                     summary.errors += 1
                     progress.message(f"{source}:{outcome.line}: {outcome.error}")
                 else:
                     summary.add(outcome.result)
-                    if store is not None:
-                        _trace(store, outcome, source.stem)
                 # The trace first: a result in the output then always has its trace.
                 out.write(_record(outcome))
                 out.flush()
@@ -462,13 +619,28 @@ def run(args: argparse.Namespace) -> int:
             if store is not None:
                 store.close()
     print(summary.render(time.perf_counter() - started, settings.reference_time))
-    return 1 if summary.errors or earlier_errors else 0
+    return 1 if summary.errors or resumed.errors else 0
+
+
+def _report_restored(trace: str, output: Path, restored: list[int]) -> None:
+    if restored:
+        shown = ", ".join(map(str, restored[:20])) + (", ..." if len(restored) > 20 else "")
+        print(
+            f"{trace}: the trace had lost the entries of {len(restored)} results in {output} "
+            f"(lines {shown}); written again from the output",
+            file=sys.stderr,
+        )
 
 
 def _trace(store: FileTraceStore, outcome: Outcome, default_session: str) -> None:
+    """Store a result in the trace; one it cannot hold (an id the trace refuses) makes the line
+    a bad line instead."""
     from replyguard.trace_paths import write_result
 
     result = outcome.result
     assert result is not None
     session = result.session_id or default_session
-    write_result(store, result, session, result.turn_id or f"line-{outcome.line}")
+    try:
+        write_result(store, result, session, result.turn_id or f"line-{outcome.line}")
+    except ValueError as exc:
+        outcome.result, outcome.error = None, f"trace: cannot store this result ({exc})"

@@ -6,12 +6,11 @@ generated from the Case model, so other tools can produce cases.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from replyguard.errors import InputError, describe_validation_error
+from replyguard.errors import InputError, describe_validation_error, parse_json, read_input_file
 from replyguard.kb import complete_schema, load_kb
 from replyguard.models import Case, KnowledgeBase
 
@@ -34,17 +33,8 @@ def parse_case(document: object, origin: str, base_dir: Path | None = None) -> C
 
 def load_case(path: str | Path) -> Case:
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{p}: case file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{p}: cannot read case file ({exc.__class__.__name__})") from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{p}: line {exc.lineno}: invalid JSON ({exc.msg})") from None
-    return parse_case(document, str(p), p.parent)
+    text = read_input_file(p, "case file")
+    return parse_case(parse_json(text, str(p)), str(p), p.parent)
 
 
 def case_kb(case: Case) -> KnowledgeBase:

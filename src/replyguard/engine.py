@@ -14,13 +14,21 @@ from datetime import datetime
 from pathlib import Path
 
 from lark import Lark
+from pydantic import ValidationError
 
 from replyguard.atoms import clear_space, load_kb_space
 from replyguard.dialogue import DecayConfig, derive_context
-from replyguard.errors import InputError, RuleError
+from replyguard.errors import InputError, RuleError, describe_validation_error
 from replyguard.kb import complete_schema, load_kb
 from replyguard.metta_host import MettaHost, Sym
-from replyguard.models import Case, DialogueState, KnowledgeBase, PostprocessedResponse, Turn
+from replyguard.models import (
+    Case,
+    DialogueState,
+    KnowledgeBase,
+    PostprocessedResponse,
+    Turn,
+    text_problem,
+)
 from replyguard.pipeline import run_pipeline
 from replyguard.seed_api import SeedOperations
 from replyguard.session import Session
@@ -169,11 +177,14 @@ class Engine:
     ) -> PostprocessedResponse:
         """Check one reply. `passages` are texts the reply is meant to rest on (retrieved
         documents, a knowledge snippet): a sentence that says more than they do is flagged."""
-        self.validate_call(response, query, annotation_style, passages)
+        self.validate_call(response, query, annotation_style, passages, (session_id, turn_id))
         if dialogue is None:
             dialogue = DialogueState()
         elif isinstance(dialogue, list):
-            dialogue = DialogueState(turns=dialogue)
+            try:
+                dialogue = DialogueState(turns=dialogue)
+            except ValidationError as exc:
+                raise InputError(f"dialogue.{describe_validation_error(exc)}") from None
         elif not isinstance(dialogue, DialogueState):
             raise InputError(
                 f"dialogue: expected a DialogueState or a list of turns, "
@@ -204,10 +215,14 @@ class Engine:
         query: object,
         annotation_style: str | None,
         passages: object = (),
+        ids: tuple[object, object] = (None, None),
     ) -> None:
         """The checks every call makes on its arguments, as one-line InputErrors."""
         _check_text("response", response, required=True)
         _check_text("query", query, required=False)
+        for field, value in zip(("session_id", "turn_id"), ids, strict=True):
+            if value is not None:
+                _check_text(field, value, required=True)
         if isinstance(passages, str) or not isinstance(passages, Sequence):
             raise InputError(f"passages: expected a list of texts, got {type(passages).__name__}")
         for k, passage in enumerate(passages):
@@ -267,6 +282,8 @@ def _check_text(field: str, value: object, *, required: bool) -> None:
         raise InputError(f"{field}: expected text, got {type(value).__name__}")
     if required and not value.strip():
         raise InputError(f"{field}: empty; there is nothing to check")
+    if problem := text_problem(value):
+        raise InputError(f"{field}: {problem}")
     if len(value) > MAX_RESPONSE_CHARS:
         raise InputError(
             f"{field}: {len(value):,} characters is more than the limit of {MAX_RESPONSE_CHARS:,}"

@@ -9,15 +9,20 @@ field or line.
 from __future__ import annotations
 
 import csv
-import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
+from datetime import date
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from replyguard.errors import InputError, describe_validation_error
+from replyguard.errors import (
+    InputError,
+    describe_validation_error,
+    parse_json,
+    read_input_file,
+)
 from replyguard.models import (
     AttributeSchema,
     Cardinality,
@@ -42,25 +47,17 @@ _TYPE_SUFFIXES = {"date", "time", "year", "day", "at", "on", "id", "name", "numb
 _PREPOSITIONS = {"at", "on", "by", "from", "to", "in", "for"}
 
 
-def load_kb(path: str | Path) -> KnowledgeBase:
-    """Load a KB file, choosing the reader by extension: .json, .csv, .tsv/.triples (triples)."""
+def load_kb(path: str | Path, *, date_order: str | None = None) -> KnowledgeBase:
+    """Load a KB file, choosing the reader by extension: .json, .csv, .tsv/.triples (triples).
+    `date_order` ("day-first" or "month-first") says how a CSV's numeric dates are written."""
     p = Path(path)
-    try:
-        raw = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{p}: KB file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{p}: cannot read KB file ({exc.__class__.__name__}: {exc})") from None
+    raw = read_input_file(p, "KB file")
     suffix = p.suffix.lower()
     if suffix == ".csv":
-        return kb_from_csv(raw, origin=str(p))
+        return kb_from_csv(raw, origin=str(p), date_order=date_order)
     if suffix in (".tsv", ".triples", ".nt"):
         return kb_from_triples(_tsv_triples(raw, str(p)), origin=str(p))
-    try:
-        doc = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{p}: line {exc.lineno}: invalid JSON ({exc.msg})") from None
-    return kb_from_document(doc, origin=str(p))
+    return kb_from_document(parse_json(raw, str(p)), origin=str(p))
 
 
 def kb_from_document(doc: object, origin: str = "<kb>") -> KnowledgeBase:
@@ -70,6 +67,14 @@ def kb_from_document(doc: object, origin: str = "<kb>") -> KnowledgeBase:
     if isinstance(doc, list):
         doc = {"entities": doc}
     if isinstance(doc, dict) and "triples" in doc:
+        unknown = sorted(set(doc) - {"triples", "schema"})
+        if unknown:
+            raise InputError(f"{origin}: {unknown[0]}: unknown field (beside triples)")
+        if not isinstance(doc["triples"], list):
+            raise InputError(
+                f"{origin}: triples: expected a list of [subject, predicate, object], "
+                f"got {type(doc['triples']).__name__}"
+            )
         return kb_from_triples(doc["triples"], origin=origin, schema=doc.get("schema"))
     try:
         kb = KnowledgeBase.model_validate(doc)
@@ -90,10 +95,33 @@ def kb_from_rows(
     """A table of rows as a KB: one entity per row, every other column an attribute.
 
     The name column defaults to "name", else the first column; ids default to "id", else R1, R2...
-    Empty cells are absent attributes; a cell holding "a | b" is a multi-valued attribute.
+    Empty cells are absent attributes; a cell holding "a | b" is a multi-valued attribute; an
+    `aliases` cell holds several aliases separated by "|" or ";". A problem is named by row and
+    column ("row 3, column type: ...").
     """
+    return _kb_from_placed_rows(
+        ((f"row {i + 1}", row) for i, row in enumerate(rows)),
+        name_column=name_column,
+        id_column=id_column,
+        type_column=type_column,
+        entity_type=entity_type,
+        origin=origin,
+    )
+
+
+def _kb_from_placed_rows(
+    rows: Iterable[tuple[str, Mapping[str, object]]],
+    *,
+    name_column: str | None,
+    id_column: str | None,
+    type_column: str | None,
+    entity_type: str,
+    origin: str,
+) -> KnowledgeBase:
+    """`kb_from_rows` over (place, row) pairs, the place ("line 7") naming the row in errors."""
     entities = []
-    for i, row in enumerate(rows):
+    places = []
+    for i, (place, row) in enumerate(rows):
         if not row:
             continue
         cols = list(row)
@@ -101,7 +129,7 @@ def kb_from_rows(
         id_col = id_column or ("id" if "id" in row else None)
         name = _cell(row.get(name_col))
         if name is None:
-            raise InputError(f"{origin}: row {i + 1}: empty name column {name_col!r}")
+            raise InputError(f"{origin}: {place}, column {name_col}: empty name")
         doc: dict[str, object] = {
             "id": (
                 symbol_name(str(row[id_col]))
@@ -118,29 +146,156 @@ def kb_from_rows(
             value = _cell(row[col])
             if value is None:
                 continue
-            if col in ("aliases",):
-                doc["aliases"] = [a.strip() for a in str(value).split(LIST_SEPARATOR) if a.strip()]
+            if col == "aliases":
+                cells = value if isinstance(value, list) else [value]
+                doc["aliases"] = [
+                    a.strip() for c in cells for a in _ALIAS_SEPARATORS.split(str(c)) if a.strip()
+                ]
             elif col in ("gender", "number"):
                 doc[col] = value
             else:
                 doc["attributes"][symbol_name(col)] = value  # type: ignore[index]
         entities.append(doc)
-    return kb_from_document({"entities": entities}, origin=origin)
+        places.append(place)
+    try:
+        kb = KnowledgeBase.model_validate({"entities": entities})
+    except ValidationError as exc:
+        problem = describe_validation_error(exc)
+        at = re.match(r"entities\.(\d+)\.([^.:]+)(?:\.([^:]+))?: (.*)", problem)
+        if at is None:
+            raise InputError(f"{origin}: {problem}") from None
+        index, field, attribute, message = at.groups()
+        column = attribute if field == "attributes" and attribute else field
+        if column == type_column:
+            message += "; this column holds entity types (rename it to keep it as an attribute)"
+        raise InputError(f"{origin}: {places[int(index)]}, column {column}: {message}") from None
+    return complete_schema(kb)
 
 
-def kb_from_csv(text: str, origin: str = "<csv>") -> KnowledgeBase:
-    reader = csv.DictReader(text.splitlines())
-    if not reader.fieldnames:
+_ALIAS_SEPARATORS = re.compile(r"[|;]")
+# A numeric date, day and month in either order ("03/12/2026", "3.12.2026 14:00").
+_NUMERIC_DATE = re.compile(r"(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?=$|[ T])")
+DATE_ORDERS = {
+    **dict.fromkeys(["day-first", "dmy", "dd/mm/yyyy"], "day-first"),
+    **dict.fromkeys(["month-first", "mdy", "mm/dd/yyyy"], "month-first"),
+}
+
+
+def kb_from_csv(text: str, origin: str = "<csv>", date_order: str | None = None) -> KnowledgeBase:
+    """A CSV table, one entity per row: a `name` column, optional `id`, `type`, `aliases`,
+    `gender` and `number` columns (headings in any case), every other column an attribute.
+
+    Lines starting with "#" before the header are settings: `# date_order: day-first` (or
+    month-first) says how numeric dates such as 03/12/2026 are written. Without one, the file's
+    unambiguous dates (13/12/2026) decide; a date that is still ambiguous is an error. Day-first
+    dates are stored in ISO form (2026-12-03), so they are read as meant.
+    """
+    lines = text.removeprefix("\ufeff").splitlines()
+    settings = 0
+    while settings < len(lines) and lines[settings].lstrip().startswith("#"):
+        key, _, value = lines[settings].lstrip("# \t").partition(":")
+        if key.strip().lower().replace(" ", "_") == "date_order" and date_order is None:
+            date_order = value.strip()
+        settings += 1
+    order = _date_order(date_order, origin, settings)
+    reader = csv.reader(lines[settings:])
+    try:
+        table = [(settings + reader.line_num, row) for row in reader if row]
+    except csv.Error as exc:
+        where = settings + reader.line_num
+        raise InputError(f"{origin}: line {where}: cannot read CSV ({exc})") from None
+    if not table:
         raise InputError(f"{origin}: CSV has no header row")
-    fields = [f.strip() for f in reader.fieldnames]
+    header_line, header = table[0]
+    fields = [_heading(f) for f in header]
     if len(set(fields)) != len(fields):
-        raise InputError(f"{origin}: line 1: duplicate column names")
+        raise InputError(f"{origin}: line {header_line}: duplicate column names")
+    if "name" not in fields:
+        raise InputError(
+            f"{origin}: line {header_line}: no 'name' column (the entities' names); "
+            f"the columns are {', '.join(fields)}"
+        )
     rows = []
-    for line_no, row in enumerate(reader, start=2):
-        if None in row:
+    for line_no, cells in table[1:]:
+        if len(cells) > len(fields):
             raise InputError(f"{origin}: line {line_no}: more cells than header columns")
-        rows.append({k.strip(): v for k, v in row.items()})
-    return kb_from_rows(rows, origin=origin)
+        if len(cells) < len(fields):
+            raise InputError(
+                f"{origin}: line {line_no}, column {fields[len(cells)]}: missing "
+                f"({len(cells)} cells, the header has {len(fields)})"
+            )
+        rows.append((f"line {line_no}", dict(zip(fields, cells, strict=True))))
+    order = order or _evident_date_order(rows, origin)
+    for place, row in rows:
+        for column, cell in row.items():
+            row[column] = _read_dates(cell, order, f"{origin}: {place}, column {column}")
+    return _kb_from_placed_rows(
+        rows,
+        name_column="name",
+        id_column="id" if "id" in fields else None,
+        type_column="type" if "type" in fields else None,
+        entity_type="Unknown",
+        origin=origin,
+    )
+
+
+def _heading(text: str) -> str:
+    """A column heading, the reserved ones in any case ("Name", "ID")."""
+    heading = text.strip()
+    return heading.lower() if heading.lower() in RESERVED_COLUMNS else heading
+
+
+def _date_order(declared: str | None, origin: str, line: int) -> str | None:
+    if declared is None:
+        return None
+    order = DATE_ORDERS.get(declared.strip().lower())
+    if order is None:
+        raise InputError(
+            f"{origin}: line {max(line, 1)}: date_order {declared!r}: expected day-first or "
+            "month-first"
+        )
+    return order
+
+
+def _evident_date_order(rows: list[tuple[str, dict[str, str]]], origin: str) -> str | None:
+    """The order the file's own dates show: a first part over 12 is a day, a second a month."""
+    seen: dict[str, str] = {}
+    for place, row in rows:
+        for column, cell in row.items():
+            for first, _, second, _ in _NUMERIC_DATE.findall(cell):
+                if int(first) > 12 >= int(second):
+                    seen.setdefault("day-first", f"{place}, column {column}")
+                elif int(second) > 12 >= int(first):
+                    seen.setdefault("month-first", f"{place}, column {column}")
+    if len(seen) > 1:
+        raise InputError(
+            f"{origin}: dates written day first ({seen['day-first']}) and month first "
+            f"({seen['month-first']}); write them one way, or as 2026-12-03"
+        )
+    return next(iter(seen), None)
+
+
+def _read_dates(cell: str, order: str | None, where: str) -> str:
+    """A cell with its numeric dates read in `order`: day-first ones in ISO form."""
+
+    def read(match: re.Match[str]) -> str:
+        first, _, second, year = match.groups()
+        if order is None:
+            if first != second and int(first) <= 12 and int(second) <= 12:
+                raise InputError(
+                    f"{where}: {match.group()!r} could be day/month or month/day; declare "
+                    "'# date_order: day-first' (or month-first) above the header, or write "
+                    f"{year}-MM-DD"
+                )
+            return match.group()
+        day, month = (first, second) if order == "day-first" else (second, first)
+        try:
+            iso = date(int(year), int(month), int(day)).isoformat()
+        except ValueError:
+            raise InputError(f"{where}: {match.group()!r} is not a {order} date") from None
+        return iso if order == "day-first" else match.group()
+
+    return _NUMERIC_DATE.sub(read, cell) if any(c.isdigit() for c in cell) else cell
 
 
 def _tsv_triples(text: str, origin: str) -> list[list[str]]:
@@ -163,6 +318,8 @@ def kb_from_triples(
     for i, triple in enumerate(triples):
         if not (isinstance(triple, list | tuple) and len(triple) == 3):
             raise InputError(f"{origin}: triples.{i}: expected [subject, predicate, object]")
+        if not all(isinstance(x, str | int | float | bool) for x in triple):
+            raise InputError(f"{origin}: triples.{i}: expected text or numbers, not lists")
         s, p, o = (str(x) if not isinstance(x, int | float | bool) else x for x in triple)
         s = str(s)
         doc = docs.setdefault(s, {"id": symbol_name(s), "name": s, "attributes": {}, "aliases": []})

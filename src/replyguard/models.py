@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -20,8 +20,70 @@ Scalar = str | int | float | bool
 SYMBOL_PATTERN = r"^[\w][\w.:\-]*$"
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# Opaque fields (a case's metadata and expect) are JSON a user writes; deeper than this is not.
+MAX_NESTING = 64
+# Starts a model-level error that belongs to one field, so its path can name the field.
+TEXT_FIELD_MARK = "field "
+
+
+def text_problem(value: object) -> str | None:
+    """Why a value cannot be carried as Unicode text, or None: a lone surrogate (which a JSON
+    "\\ud800" escape or a Python string can hold, but UTF-8 cannot) anywhere in its strings,
+    or nesting deeper than MAX_NESTING. Models are not entered: they check their own fields."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and (found := _SURROGATE.search(item)):
+                return (
+                    f"holds a lone surrogate (U+{ord(found.group()):04X} at character "
+                    f"{found.start()}), which is not Unicode text"
+                )
+        elif isinstance(item, list | tuple | dict):
+            if depth >= MAX_NESTING:
+                return f"nested more than {MAX_NESTING} levels deep"
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return None
+
+
 class _Input(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
+
+    @model_validator(mode="after")
+    def _unicode_text(self) -> _Input:
+        """Every input string must be text a result can carry (results always serialise)."""
+        for name, value in self.__dict__.items():
+            if isinstance(value, str):
+                if value.isascii() or not _SURROGATE.search(value):
+                    continue
+            elif not isinstance(value, list | dict):
+                continue
+            problem = text_problem(value)
+            if problem:
+                raise ValueError(f"{TEXT_FIELD_MARK}{name}: {problem}")
+        return self
+
+
+class _InputEnum(StrEnum):
+    """An enum read from what users write: any case, spaces or dashes, and the usual synonyms
+    (`_SYNONYMS`). A value it does not know gets pydantic's error listing the members."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> _InputEnum | None:
+        if not isinstance(value, str):
+            return None
+        key = _enum_key(value)
+        for member in cls:
+            if _enum_key(member.value) == key:
+                return member
+        synonym = _SYNONYMS.get(cls.__name__, {}).get(key)
+        return cls(synonym) if synonym else None
+
+
+def _enum_key(text: str) -> str:
+    return re.sub(r"[\s_\-.]+", "", text).casefold()
 
 
 class _Output(BaseModel):
@@ -31,7 +93,7 @@ class _Output(BaseModel):
 # --------------------------------------------------------------------------- knowledge base
 
 
-class EntityType(StrEnum):
+class EntityType(_InputEnum):
     Person = "Person"
     Organization = "Organization"
     Location = "Location"
@@ -42,19 +104,19 @@ class EntityType(StrEnum):
     Unknown = "Unknown"
 
 
-class Gender(StrEnum):
+class Gender(_InputEnum):
     Masculine = "Masculine"
     Feminine = "Feminine"
     Neuter = "Neuter"
     Unknown = "Unknown"
 
 
-class GrammaticalNumber(StrEnum):
+class GrammaticalNumber(_InputEnum):
     Singular = "Singular"
     Plural = "Plural"
 
 
-class ValueType(StrEnum):
+class ValueType(_InputEnum):
     text = "text"
     enum = "enum"
     email = "email"
@@ -71,9 +133,56 @@ class ValueType(StrEnum):
     entity = "entity"
 
 
-class Cardinality(StrEnum):
+class Cardinality(_InputEnum):
     one = "one"
     many = "many"
+
+
+# What users write for an enum value, by enum: key (folded as `_enum_key` does) -> member.
+_SYNONYMS: dict[str, dict[str, str]] = {
+    "EntityType": {
+        **dict.fromkeys(["people", "human", "individual"], "Person"),
+        **dict.fromkeys(
+            ["organisation", "org", "company", "business", "institution", "agency"],
+            "Organization",
+        ),
+        **dict.fromkeys(["place", "loc", "venue", "area", "region", "city"], "Location"),
+        **dict.fromkeys(["thing", "item", "product"], "Object"),
+        **dict.fromkeys(["concept", "idea"], "Abstract"),
+    },
+    "Gender": {
+        **dict.fromkeys(["male", "m", "man", "masc"], "Masculine"),
+        **dict.fromkeys(["female", "f", "woman", "fem"], "Feminine"),
+        **dict.fromkeys(["neutral", "n", "it"], "Neuter"),
+        **dict.fromkeys(["nonbinary", "other", "unspecified", "x", "they"], "Unknown"),
+    },
+    "GrammaticalNumber": {
+        **dict.fromkeys(["sg", "sing", "single", "one"], "Singular"),
+        **dict.fromkeys(["pl", "plur", "many"], "Plural"),
+    },
+    "ValueType": {
+        **dict.fromkeys(["string", "str"], "text"),
+        **dict.fromkeys(["int", "integer", "float", "decimal", "numeric"], "number"),
+        **dict.fromkeys(["currency", "price"], "money"),
+        **dict.fromkeys(["telephone", "tel"], "phone"),
+        **dict.fromkeys(["mail", "emailaddress"], "email"),
+        **dict.fromkeys(["link", "uri"], "url"),
+        **dict.fromkeys(["reference", "ref"], "entity"),
+    },
+    "Cardinality": {
+        **dict.fromkeys(["single", "1"], "one"),
+        **dict.fromkeys(["multiple", "list", "multi"], "many"),
+    },
+}
+
+
+def enum_hint(expected: str) -> str:
+    """What else an enum accepts, for the error that lists its members (`expected`)."""
+    for enum in _InputEnum.__subclasses__():
+        if all(f"'{member.value}'" in expected for member in enum):
+            synonyms = ", ".join(_SYNONYMS.get(enum.__name__, {}))
+            return f" (in any case{'; also ' + synonyms if synonyms else ''})"
+    return ""
 
 
 class AttributeValue(_Input):
@@ -164,23 +273,63 @@ class KnowledgeBase(_Input):
 # --------------------------------------------------------------------------- dialogue
 
 
+# Speakers that name a role rather than a person; any other speaker is a human participant.
+_ROLES: dict[str, Literal["user", "assistant", "system"]] = {
+    **dict.fromkeys(["assistant", "bot", "ai", "model", "chatbot"], "assistant"),
+    **dict.fromkeys(["system", "developer", "tool", "function"], "system"),
+}
+# Fields of an OpenAI chat message that say nothing a check reads.
+_CHAT_MESSAGE_EXTRAS = ("name", "tool_calls", "tool_call_id", "function_call", "refusal")
+
+
 class Turn(_Input):
+    """A message: `speaker`/`text`, or an OpenAI chat message (`role`/`content`, roles system,
+    developer, user, assistant, tool; content a string, null or a list of text parts)."""
+
     id: str | None = None
     speaker: str = Field(min_length=1)
     text: str
     act: str | None = None
     timestamp: datetime | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _chat_message(cls, value: object) -> object:
+        if not isinstance(value, dict) or "role" not in value or "speaker" in value:
+            return value
+        message = {k: v for k, v in value.items() if k not in _CHAT_MESSAGE_EXTRAS}
+        message["speaker"] = message.pop("role")
+        content = message.pop("content", None)
+        if "text" not in message:
+            message["text"] = _content_text(content)
+        return message
+
+    @field_validator("speaker")
+    @classmethod
+    def _named(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("empty; give a role (user, assistant, system) or a name")
+        return value
+
     @property
     def role(self) -> Literal["user", "assistant", "system"]:
-        """A named speaker is a human participant, so it counts as a user."""
-        s = self.speaker.lower()
-        if s in ("assistant", "system"):
-            return s  # type: ignore[return-value]
-        return "user"
+        """A named speaker is a human participant, so it counts as a user; tool output is part
+        of the system's side, not something a user said."""
+        return _ROLES.get(self.speaker.strip().casefold(), "user")
 
 
-class QuestionType(StrEnum):
+def _content_text(content: object) -> object:
+    """An OpenAI message's content as text: a string, no content (a tool call) or text parts."""
+    if content is None:
+        return ""
+    if isinstance(content, list) and all(
+        isinstance(part, dict) and part.get("type") == "text" for part in content
+    ):
+        return "\n".join(str(part.get("text", "")) for part in content)
+    return content
+
+
+class QuestionType(_InputEnum):
     YesNo = "YesNo"
     Wh = "Wh"
     How = "How"
@@ -238,6 +387,11 @@ class Case(_Input):
     """One check: the reply, the question it answers, the dialogue so far and the KB."""
 
     kb: KnowledgeBase | str
+    # The user's own labels, carried through batch and eval unread by the engine: a case id,
+    # any metadata, and what the user expects (read by `replyguard eval cases`).
+    id: str | None = None
+    metadata: dict[str, Any] | None = None
+    expect: dict[str, Any] | None = None
     dialogue: DialogueState = Field(default_factory=DialogueState)
     query: str
     response: str

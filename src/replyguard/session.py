@@ -12,9 +12,17 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from pydantic import ValidationError
+
 from replyguard.dialogue import DialogueContext, DialogueTracker
-from replyguard.errors import InputError
-from replyguard.models import DialogueState, PostprocessedResponse, RegistryEntry, Turn
+from replyguard.errors import InputError, describe_validation_error
+from replyguard.models import (
+    DialogueState,
+    PostprocessedResponse,
+    RegistryEntry,
+    Turn,
+    text_problem,
+)
 from replyguard.pipeline import run_pipeline
 
 if TYPE_CHECKING:
@@ -23,6 +31,11 @@ if TYPE_CHECKING:
 
 class Session:
     def __init__(self, engine: Engine, session_id: str | None = None) -> None:
+        if session_id is not None and (
+            not isinstance(session_id, str) or not session_id or text_problem(session_id)
+        ):
+            problem = text_problem(session_id) or "expected non-empty text"
+            raise InputError(f"session_id: {problem}")
         self.engine = engine
         self.session_id = session_id
         self._tracker = DialogueTracker(engine.reader, datetime.now(), engine.decay)
@@ -41,15 +54,23 @@ class Session:
         timestamp: datetime | None = None,
         act: str | None = None,
     ) -> Turn:
-        """Record a message; its time defaults to now, so relative dates in it stay fixed."""
-        if not isinstance(text, str):
-            raise InputError(f"text: expected text, got {type(text).__name__}")
-        turn_id = id or f"T{len(self._tracker.readings) + 1}"
-        if any(t.id == turn_id for t in self.turns):
-            raise InputError(f"id: turn {turn_id!r} is already in this session")
-        turn = Turn(
-            id=turn_id, speaker=speaker, text=text, act=act, timestamp=timestamp or datetime.now()
-        )
+        """Record a message; its time defaults to now, so relative dates in it stay fixed.
+
+        A bad argument (a speaker that is not a non-empty string, text that is not Unicode text,
+        an id already used) is an InputError naming it, and the session is left as it was."""
+        turn_id = f"T{len(self._tracker.readings) + 1}" if id is None else id
+        try:
+            turn = Turn(
+                id=turn_id,
+                speaker=speaker,
+                text=text,
+                act=act,
+                timestamp=timestamp or datetime.now(),
+            )
+        except ValidationError as exc:
+            raise InputError(describe_validation_error(exc)) from None
+        if any(t.id == turn.id for t in self.turns):
+            raise InputError(f"id: turn {turn.id!r} is already in this session")
         self._tracker.add(turn)
         return turn
 
@@ -72,7 +93,9 @@ class Session:
         if query is None:
             users = [t for t in self.turns if t.role == "user"]
             query = users[-1].text if users else ""
-        self.engine.validate_call(response, query, annotation_style, passages)
+        self.engine.validate_call(
+            response, query, annotation_style, passages, (self.session_id, turn_id)
+        )
         return run_pipeline(
             self.engine,
             response,

@@ -1,6 +1,6 @@
 """`replyguard eval`: run the engine over a public dataset, score it, print a table, save a report.
 
-The adapters (kvret, halueval, begin) turn records into ordinary `Case`s and `scoring` turns
+The adapters (kvret, halueval, begin, sgd) turn records into ordinary `Case`s and `scoring` turns
 results into metrics; this module is the loop between them, plus what makes a number worth
 quoting: the dataset size behind it, the command that reproduces it and the time it took.
 
@@ -52,7 +52,8 @@ if TYPE_CHECKING:
     from replyguard.models import PostprocessedResponse
 
 DEFAULT_DATA = "../shared/data"
-DATASET_NAMES = ("kvret", "halueval", "begin")
+DATASET_NAMES = ("kvret", "halueval", "begin", "sgd")
+SPLIT_CHOICES = ("tune", "validation", "all")
 # A unit this size keeps an engine build (~0.2 s) a small share of the unit's time while leaving
 # enough units for -j to spread (BEGIN's 430 cases share one KB).
 UNIT_CASES = 200
@@ -642,12 +643,16 @@ class Dataset:
     summary: Callable[[Sequence[UnitResult]], dict]
     rows: Callable[[dict], list[Row]]
     sizes: Callable[[Sequence[EvalCase]], dict]
+    # a dataset cut into tune and validation cases (`--split`): the split of a case
+    split_of: Callable[[EvalCase], str] | None = None
+    # how its report section prints, when a single table of rows is not enough
+    format: Callable[[dict], str] | None = None
 
 
 @cache
 def datasets() -> dict[str, Dataset]:
-    """The three datasets by name (the adapters are imported on first use)."""
-    from replyguard.evaluation import begin, halueval, kvret
+    """The datasets by name (the adapters are imported on first use)."""
+    from replyguard.evaluation import begin, halueval, kvret, sgd, sgd_report
 
     return {
         "kvret": Dataset(
@@ -679,6 +684,18 @@ def datasets() -> dict[str, Dataset]:
             _begin_summary,
             _begin_rows,
             _begin_sizes,
+        ),
+        "sgd": Dataset(
+            "sgd",
+            "Schema-Guided Dialogue",
+            sgd.SGD_FILE,
+            sgd_report.load,
+            sgd_report.score_unit,
+            sgd_report.summary,
+            sgd_report.rows,
+            sgd_report.sizes,
+            split_of=sgd_report.split_of,
+            format=sgd_report.format_report,
         ),
     }
 
@@ -842,14 +859,25 @@ def _cap_memory() -> None:
 
 
 def run_dataset(
-    dataset: Dataset, data: str, limit: int | None, seed: int, jobs: int, stream: TextIO
+    dataset: Dataset,
+    data: str,
+    limit: int | None,
+    seed: int,
+    jobs: int,
+    stream: TextIO,
+    split: str = "all",
 ) -> tuple[dict, list[dict]]:
-    """One dataset end to end: its report section and its failures in dataset order."""
+    """One dataset end to end: its report section and its failures in dataset order.
+
+    ``split`` keeps the cases of one split (of a dataset that has splits).
+    """
     from replyguard.evaluation.cases import locate_data_file
 
     started = time.perf_counter()
     path = locate_data_file(data, dataset.file)
     cases = dataset.load(data, limit, seed)
+    if split != "all" and dataset.split_of is not None:
+        cases = [c for c in cases if dataset.split_of(c) == split]
     loaded = time.perf_counter()
     units = make_units(dataset.name, cases)
     progress = Progress(dataset.name, len(cases), stream)
@@ -960,6 +988,8 @@ def command_line(args: argparse.Namespace) -> str:
     parts = ["replyguard", "eval", args.dataset, "--data", args.data, "--seed", str(args.seed)]
     if args.limit is not None:
         parts += ["--limit", str(args.limit)]
+    if args.split != "all":
+        parts += ["--split", args.split]
     parts += ["-j", str(args.jobs)]
     for option, value in (("--json", args.json), ("--errors", args.errors)):
         if value:
@@ -1005,11 +1035,14 @@ def code_version() -> dict:
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "eval",
-        help="measure the engine on a public dataset (KVRET, HaluEval, BEGIN)",
+        help="measure the engine on a public dataset (KVRET, HaluEval, BEGIN, SGD) or your own "
+        "labelled cases",
         description="Run every case of a dataset through the engine, print a table of metrics "
-        "against the issue's targets and optionally save a JSON report and the failures.",
+        "against the issue's targets and optionally save a JSON report and the failures. "
+        "'eval cases FILE.jsonl ...' scores your own cases against their 'expect' labels.",
     )
-    p.add_argument("dataset", metavar="DATASET", help="kvret, halueval, begin or all")
+    p.add_argument("dataset", metavar="DATASET", help="kvret, halueval, begin, sgd, all or cases")
+    p.add_argument("files", nargs="*", metavar="FILE", help="cases: JSONL files of labelled cases")
     p.add_argument(
         "--data",
         default=DEFAULT_DATA,
@@ -1018,15 +1051,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--limit", type=int, metavar="N", help="first N dialogues / records / rows")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="perturbation seed (KVRET)")
+    p.add_argument(
+        "--split",
+        choices=SPLIT_CHOICES,
+        default="all",
+        help="SGD: the tune or validation services only, or both side by side (default all)",
+    )
     p.add_argument("--json", metavar="OUT", help="write the full report as JSON")
     p.add_argument("--errors", metavar="OUT", help="write one JSON line per failed case")
     p.add_argument(
         "-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
+    p.add_argument("--kb", metavar="KB", help="cases: check every case against this KB instead")
+    p.add_argument("--rules", metavar="DIR", help="cases: user rules directory")
+    p.add_argument(
+        "--no-misses", action="store_true", help="cases: print the scores only, not each miss"
+    )
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.dataset == "cases":
+        from replyguard.evaluation import user_cases
+
+        return user_cases.run(args)
     names = _check_args(args)
     started = time.perf_counter()
     report: dict = {
@@ -1038,18 +1086,20 @@ def run(args: argparse.Namespace) -> int:
             "data": str(Path(args.data).resolve()),
             "limit": args.limit,
             "seed": args.seed,
+            "split": args.split,
             "jobs": args.jobs,
         },
         "datasets": {},
     }
     failures: list[dict] = []
     for name in names:
+        dataset = datasets()[name]
         section, failed = run_dataset(
-            datasets()[name], args.data, args.limit, args.seed, args.jobs, sys.stderr
+            dataset, args.data, args.limit, args.seed, args.jobs, sys.stderr, args.split
         )
         report["datasets"][name] = section
         failures.extend(failed)
-        print(format_section(section) + "\n", flush=True)
+        print((dataset.format or format_section)(section) + "\n", flush=True)
     report["wall_seconds"] = round(time.perf_counter() - started, 3)
     print(f"command: {report['command']}  ({report['wall_seconds']:.1f} s)")
     if args.json:
@@ -1072,8 +1122,13 @@ def _check_args(args: argparse.Namespace) -> list[str]:
         names = [args.dataset]
     else:
         raise InputError(
-            f"eval: unknown dataset {args.dataset!r} (expected kvret, halueval, begin or all)"
+            f"eval: unknown dataset {args.dataset!r} "
+            "(expected kvret, halueval, begin, sgd, all or cases)"
         )
+    if args.files:
+        raise InputError(f"eval {args.dataset}: FILE arguments are only for 'eval cases'")
+    if args.split != "all" and any(datasets()[n].split_of is None for n in names):
+        raise InputError(f"--split {args.split}: only SGD has tune and validation splits")
     if not Path(args.data).exists():
         raise InputError(f"--data {args.data}: no such file or directory")
     for name in names:

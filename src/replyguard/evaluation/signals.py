@@ -164,7 +164,12 @@ def trust_score(result: PostprocessedResponse, mode: Mode) -> float:
 
 
 def corrected_in_place(perturbed: str, corrected: str, start: int, end: int, original: str) -> bool:
-    """Whether ``corrected`` holds ``original`` where ``perturbed[start:end]`` was.
+    """Whether ``corrected`` holds ``original`` where ``perturbed[start:end]`` was."""
+    return norm(corrected_region(perturbed, corrected, start, end)) == norm(original)
+
+
+def corrected_region(perturbed: str, corrected: str, start: int, end: int) -> str:
+    """What ``corrected`` holds where ``perturbed[start:end]`` was.
 
     The place is found by aligning the two texts (difflib) and taking the stretch of the corrected
     text between the last aligned character before ``start`` and the first aligned character from
@@ -180,4 +185,4 @@ def corrected_in_place(perturbed: str, corrected: str, start: int, end: int, ori
         if a + size > end:
             new_end = b + max(0, end - a)
             break
-    return new_start <= new_end and norm(corrected[new_start:new_end]) == norm(original)
+    return corrected[new_start:new_end] if new_start <= new_end else ""
