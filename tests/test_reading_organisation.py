@@ -77,7 +77,7 @@ def test_a_value_said_of_a_named_entity_after_it_is_that_entitys(inferred: dict)
     assert ("clinic", "phone", "0117 555 0150") not in claims
 
 
-def test_two_organisations_and_none_declared_means_no_we() -> None:
+def test_two_organisations_alike_and_none_declared_means_no_we() -> None:
     kb = {"entities": [CLINIC, SUPPLIER]}
     assert not any(
         k[0] in ("clinic", "supplier") for k in _claims(kb, "Our phone is 0117 555 0150.")
@@ -91,6 +91,17 @@ def test_the_declared_organisation_speaks_among_several() -> None:
     assert status.kind == "Contradicted" and status.kb_value == "41 Tanner Lane"
 
 
+def test_of_two_organisations_the_one_with_contact_details_and_hours_speaks() -> None:
+    cafe = {
+        "id": "cafe",
+        "name": "Tanner Cafe",
+        "type": "Organization",
+        "attributes": {"opening_hours": "7am-3pm", "menu": "sandwiches"},
+    }
+    claims = _claims({"entities": [CLINIC, cafe]}, "Our phone number is 0117 555 0123.")
+    assert claims[("clinic", "phone", "0117 555 0123")].kind == "Verified"
+
+
 def test_an_organisation_without_hours_is_not_inferred_to_speak() -> None:
     shop = {**CLINIC, "attributes": {"address": "41 Tanner Lane", "phone": "0117 555 0123"}}
     assert _claims({"entities": [shop]}, "Our phone number is 0117 555 0150.") == {}
@@ -99,3 +110,8 @@ def test_an_organisation_without_hours_is_not_inferred_to_speak() -> None:
 def test_a_declared_organisation_must_exist() -> None:
     with pytest.raises(ValueError, match="organization: no entity with id 'nobody'"):
         KnowledgeBase.model_validate({"entities": [CLINIC], "organization": "nobody"})
+
+
+def test_a_person_named_beside_our_is_who_the_value_is_of(inferred: dict) -> None:
+    reply = "Please write to Ines Carvalho, our practice manager, at ines@brookvale.example."
+    assert not any(k[0] == "clinic" for k in _claims(inferred, reply))

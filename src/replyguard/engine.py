@@ -107,9 +107,7 @@ class Engine:
             organisation=speaking_organisation(
                 self.kb,
                 [(str(k), str(w)) for k, w in self.host.facts("organisation-detail")],
-                lambda n, address, hours: (
-                    self.host.value("speaks-for-us", n, address, hours) is True
-                ),
+                lambda contact, hours: self.host.value("speaks-for-us", contact, hours) is True,
             ),
             voice=frozenset(str(w) for (w,) in self.host.facts("organisation-voice")),
         )

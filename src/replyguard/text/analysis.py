@@ -104,6 +104,7 @@ class _Sentence:
     object_referents: dict[int, list[Referent]] = field(default_factory=dict)
     rows: list[list[Lexeme]] = field(default_factory=list)  # its values, grouped by row said
     speaks_for_us: bool = False  # it says "we", "us" or "our"
+    names_others: bool = False  # it names an entity other than the organisation, or a new name
 
     def row_of(self, value: Lexeme) -> list[Lexeme]:
         return next((g for g in self.rows if any(v is value for v in g)), [])
@@ -308,6 +309,10 @@ class Reader:
                 },
                 rows=self.rows.groups([lx for lx in row if lx.cat == "VAL" and lx.pronoun is None]),
                 speaks_for_us=any(lx.cat == "SELF" and fold(lx.text) in self.voice for lx in row),
+                names_others=any(
+                    (lx.cat == "ENT" and self.organisation not in lx.entity_ids) or lx.cat == "NAME"
+                    for lx in row
+                ),
             )
             told: set[str] = set()
             for draft in row_drafts:
@@ -486,15 +491,15 @@ class Reader:
         self, draft: ClaimDraft, subject: Subject, sentence: _Sentence
     ) -> AttachedClaim | None:
         """ "We open at 9", "our phone number is ...", "you can email us at ...": the
-        organisation the reply speaks for, unless the value is said of an entity named after it
-        ("we're 5 miles from the depot"). The value must be one of the organisation's
-        attributes, or be named by a cue."""
+        organisation the reply speaks for, unless the sentence names someone or something else
+        the value may be said of ("we're 5 miles from the depot", "contact Ana, our buyer, at
+        ..."). The value must be one of the organisation's attributes, or be named by a cue."""
         assert self.organisation is not None
         if subject.kind == "self":
             speaks = fold(subject.lexeme.text) in self.voice
         else:
             speaks = subject.kind == "addressee" and sentence.speaks_for_us
-        if not speaks or any(m[0] >= draft.value.end for m in sentence.named):
+        if not speaks or sentence.names_others:
             return None
         entity = self.index.entities[self.organisation]
         picked = choose_attribute(
