@@ -86,3 +86,18 @@ def test_an_invented_name_is_still_flagged(engine: Engine) -> None:
 def test_a_name_made_of_address_words_in_another_order_is_still_flagged(engine: Engine) -> None:
     _, invented, _ = _check(engine, "Canal Marlow Florists will have it in stock.")
     assert invented == ["Canal Marlow Florists"]
+
+
+def test_offered_categories_in_capitals_are_no_invented_entities(engine: Engine) -> None:
+    _, invented, _ = _check(engine, "Are you after Flowers or Plants, or something else?")
+    assert invented == []
+
+
+def test_a_common_word_name_something_is_said_of_is_still_flagged(engine: Engine) -> None:
+    _, invented, _ = _check(engine, "The nearest florist is Garden, two streets away.")
+    assert invented == ["Garden"]
+
+
+def test_a_clause_after_a_colon_opens_like_a_sentence(engine: Engine) -> None:
+    _, invented, _ = _check(engine, "Please confirm: Ordering 12 roses from little fern florist.")
+    assert invented == []

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from lark import Lark
 
-from replyguard.models import EntityType, ValueType
+from replyguard.models import EntityType
 from replyguard.text.attachment import AttachedClaim, choose_attribute
 from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
@@ -451,41 +451,16 @@ class Reader:
         sentence: _Sentence,
         candidates: tuple[str, ...] | None,
     ) -> AttachedClaim | None:
-        """The row the other values said with this one identify (text/rows.py): values said
-        before it, or two or more after it, then the dialogue's focus among rows that tie. Still
-        tied (or not told firmly), the claim is checked against the candidate holding its value;
-        among the entities sharing a name, against all of them when they hold one value for it.
-        Else no row can be told, and no claim is made."""
+        """The claim on the row the values said with this one tell (text/rows.py)."""
+        focus = {r.entity_id: (r.salience, r.order) for r in resolver.in_focus() if r.entity_id}
+
+        def attribute_of(entity_id: str) -> str | None:
+            claim = self._claim_on(draft, entity_id, sentence, "Candidates")
+            return claim.predicate if claim is not None else None
+
         value = draft.value
-        holders = self.rows.held_by(value)
-        if value.value_type == ValueType.number and len(value.text.split()) == 1 and not holders:
-            return None  # a bare number could be anything: "2 gas stations"
-        found = self.rows.identify(value, sentence.row_of(value), candidates)
-        if found is None:
-            return None
-        firm = found.before >= 1 or found.after >= 2
-        ids = found.ids
-        if len(ids) > 1:
-            focus = {r.entity_id: (r.salience, r.order) for r in resolver.in_focus()}
-            top = max((focus[e] for e in ids if e in focus), default=None)
-            if top is not None:
-                ids = [e for e in ids if focus.get(e) == top]
-        if len(ids) == 1 and firm:
-            return self._claim_on(draft, ids[0], sentence, "Values")
-        own = [e for e in candidates or () if e in holders]
-        if len(own) == 1:  # of the entities sharing the name, one holds the value said
-            return self._claim_on(draft, own[0], sentence, "Values")
-        holding = [e for e in ids if e in holders]
-        if holding:
-            return self._claim_on(draft, holding[0], sentence, "Candidates")
-        if candidates is None:
-            return None
-        claims = [self._claim_on(draft, e, sentence, "Candidates") for e in ids]
-        if any(c is None for c in claims) or len({c.predicate for c in claims}) != 1:
-            return None
-        entity = self.index.entities
-        held = {tuple(entity[c.subject_id].values_of(c.predicate)[0]) for c in claims}
-        return claims[0] if len(held) == 1 else None
+        told = self.rows.row_for(value, sentence.row_of(value), candidates, focus, attribute_of)
+        return None if told is None else self._claim_on(draft, told[0], sentence, told[1])
 
     def _ours(
         self, draft: ClaimDraft, subject: Subject, sentence: _Sentence

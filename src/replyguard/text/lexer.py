@@ -84,8 +84,8 @@ _OF = {"of"}
 # Capitalised words that start sentences or fill formulae without naming anything.
 _FUNCTION_WORDS = frozenset(
     "a an the this that these those there here it its i you he she we they my your our their his "
-    "her is are was were be been will would could should can may might must do does did have has "
-    "had if then so and but or nor yet for because although though while when where what which "
+    "her is are was were be been will would shall could should can may might must do does did have "
+    "has had if then so and but or nor yet for because although though while when where what which "
     "who whom whose why how yes no not please thanks thank sure ok okay hello hi hey by with from "
     "to in on at as of about after before during since until also however moreover furthermore "
     "meanwhile let all any each every some many most few both either neither one unfortunately "
@@ -110,6 +110,7 @@ class Lexeme:
     fuzzy: float = 0.0  # similarity of a misspelt name to its KB entity, 0 if exact
     similar_to: str | None = None
     new_name: bool = False  # a VAL that is also a name the KB does not know ("written by X")
+    common_word: bool = False  # a one-word NAME that is a common English word ("Music")
     attributes: tuple[str, ...] = ()  # cue: attributes named; value: attributes holding it
     value_type: ValueType | None = None
     value_key: str | None = None
@@ -297,7 +298,9 @@ class Lexer:
                 while j < end and tokens[j].is_capitalised:
                     j += 1
                 return self._value(tokens, i, j, ValueType.text)
-            name = self._proper_name(tokens, folded, i, end, at_start=not previous)
+            # a clause after a colon starts like a sentence ("Please confirm: Booking 2 ...")
+            opens = not previous or previous[-1].text.rstrip().endswith(":")
+            name = self._proper_name(tokens, folded, i, end, at_start=opens)
             if (
                 name is not None
                 and name.cat == "NAME"
@@ -432,6 +435,7 @@ class Lexer:
     def _name(self, tokens, i, j) -> Lexeme:  # noqa: ANN001
         """A name the KB does not list as written: a near spelling of one it does, or new."""
         lexeme = _lexeme(tokens, i, j, "NAME")
+        lexeme.common_word = j - i == 1 and self._emphasis(fold(tokens[i].text))
         fuzzy = self.index.fuzzy_name(lexeme.text, self.fuzzy_cutoff)
         if fuzzy is not None:
             name, owners, score = fuzzy

@@ -5,13 +5,15 @@ rental costs $58", rows a search returned have no name) or names one that severa
 A sentence listing rows ("a road bike at 7:40 am for $58 and a city hybrid at 11:15 am for $44")
 says one row per group of values: a value of an attribute the group already has a value of
 starts the next row. Within a group, the values said before a value identify the row it is said
-of; the values after it identify the row only when two or more agree.
+of; the values after it identify the row only when two or more agree. The dialogue's focus breaks
+a tie. A row not told firmly is checked against every candidate: the one holding the value, or,
+among the entities sharing a name, all of them when they hold one value for its attribute.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from replyguard.models import ValueType
@@ -116,3 +118,45 @@ class RowFinder:
         best = max(scored.values())
         ids = sorted(e for e, score in scored.items() if score == best)
         return Identified(ids, *best)
+
+    def row_for(
+        self,
+        value: Lexeme,
+        group: Sequence[Lexeme],
+        candidates: Collection[str] | None,
+        focus: Mapping[str, tuple[float, int]],
+        attribute_of: Callable[[str], str | None],
+    ) -> tuple[str, str] | None:
+        """(entity id, resolution) of the row a value is said of: `Values` when told by the
+        values said with it, `Candidates` when checked against every candidate; None when no
+        row can be told. `candidates` are the entities sharing the subject's name (None: any
+        row), `focus` the (salience, order) of the entities in focus, `attribute_of` the
+        attribute the value would fill on an entity (None when none fits)."""
+        holders = self.held_by(value)
+        if value.value_type == ValueType.number and len(value.text.split()) == 1 and not holders:
+            return None  # a bare number could be anything: "2 gas stations"
+        found = self.identify(value, group, candidates)
+        if found is None:
+            return None
+        ids = found.ids
+        if len(ids) > 1:
+            top = max((focus[e] for e in ids if e in focus), default=None)
+            if top is not None:
+                ids = [e for e in ids if focus.get(e) == top]
+        if len(ids) == 1 and (found.before >= 1 or found.after >= 2):
+            return ids[0], "Values"
+        own = [e for e in candidates or () if e in holders]
+        if len(own) == 1:  # of the entities sharing the name, one holds the value said
+            return own[0], "Values"
+        holding = [e for e in ids if e in holders]
+        if holding:
+            return holding[0], "Candidates"
+        if candidates is None:
+            return None
+        attributes = {attribute_of(e) for e in ids}
+        if None in attributes or len(attributes) != 1:
+            return None
+        (attribute,) = attributes
+        entities = self.index.entities
+        held = {tuple(entities[e].values_of(attribute)[0]) for e in ids}  # type: ignore[arg-type]
+        return (ids[0], "Candidates") if len(held) == 1 else None
