@@ -459,14 +459,7 @@ class Reader:
             return claim.predicate if claim is not None else None
 
         value = draft.value
-        told = self.rows.row_for(
-            value,
-            sentence.row_of(value),
-            candidates,
-            focus,
-            attribute_of,
-            anyone=not sentence.names_others,
-        )
+        told = self.rows.row_for(value, sentence.row_of(value), candidates, focus, attribute_of)
         return None if told is None else self._claim_on(draft, told[0], sentence, told[1])
 
     def _ours(

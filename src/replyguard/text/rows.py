@@ -126,22 +126,18 @@ class RowFinder:
         candidates: Collection[str] | None,
         focus: Mapping[str, tuple[float, int]],
         attribute_of: Callable[[str], str | None],
-        anyone: bool = True,
     ) -> tuple[str, str] | None:
         """(entity id, resolution) of the row a value is said of: `Values` when told by the
         values said with it, `Candidates` when checked against every candidate; None when no
         row can be told. `candidates` are the entities sharing the subject's name (None: any
         row), `focus` the (salience, order) of the entities in focus, `attribute_of` the
-        attribute the value would fill on an entity (None when none fits). With no other
-        value said, a typed value is the only row's that can hold it, unless `anyone` is False
-        (the sentence names someone the value may be of)."""
+        attribute the value would fill on an entity (None when none fits)."""
         holders = self.held_by(value)
         if value.value_type == ValueType.number and len(value.text.split()) == 1 and not holders:
             return None  # a bare number could be anything: "2 gas stations"
         found = self.identify(value, group, candidates)
         if found is None:
-            only = self._only_row_typed_for(value) if candidates is None and anyone else None
-            return None if only is None else (only, "Candidates")
+            return None
         ids = found.ids
         if len(ids) > 1:
             top = max((focus[e] for e in ids if e in focus), default=None)
@@ -164,15 +160,3 @@ class RowFinder:
         entities = self.index.entities
         held = {tuple(entities[e].values_of(attribute)[0]) for e in ids}  # type: ignore[arg-type]
         return (ids[0], "Candidates") if len(held) == 1 else None
-
-    def _only_row_typed_for(self, value: Lexeme) -> str | None:
-        """The one entity with an attribute a typed value fits ("it will cost $32" when one
-        row has a price), or None: text could be anything, and two rows are a choice."""
-        if value.value_type is None or value.value_type in (*_TEXTUAL, ValueType.entity):
-            return None
-        fitting = [
-            e.id
-            for e in self.index.entities.values()
-            if any(compatible(value.value_type, self.index.attribute_type(a)) for a in e.attributes)
-        ]
-        return fitting[0] if len(fitting) == 1 else None
