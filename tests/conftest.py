@@ -7,11 +7,30 @@ import sys
 from datetime import datetime
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from replyguard.engine import Engine
 from replyguard.models import KnowledgeBase, Turn
 
 REFERENCE = datetime(2026, 11, 30, 9, 0)  # a Monday
+
+# Property tests (marked fuzz): a few fixed examples each in the default run, many random ones
+# with `pytest -m fuzz` (add --hypothesis-seed=N to repeat a deep run).
+_SLOW_IS_FINE = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
+settings.register_profile(
+    "quick", max_examples=8, derandomize=True, database=None, deadline=None,
+    suppress_health_check=_SLOW_IS_FINE, print_blob=True,
+)  # fmt: skip
+settings.register_profile(
+    "fuzz", max_examples=300, deadline=None, suppress_health_check=_SLOW_IS_FINE, print_blob=True
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    marks = config.getoption("markexpr") or ""
+    deep = "fuzz" in marks.split() and "not" not in marks.split()
+    settings.load_profile("fuzz" if deep else "quick")
+
 
 SEED_KB = {
     "entities": [

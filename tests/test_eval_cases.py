@@ -124,6 +124,12 @@ def test_the_cli_reports_a_bad_file_in_one_line_with_exit_2(tmp_path, capsys):
     assert cli.main(["eval", "cases"]) == 2
     assert cli.main(["eval", "kvret", str(path)]) == 2
     assert "only for 'eval cases'" in capsys.readouterr().err
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "broken.metta").write_text("(= (config x) 1\n", encoding="utf-8")
+    good = str(DATA / "cases.jsonl")
+    assert cli.main(["eval", "cases", good, "--rules", str(rules)]) == 2
+    assert "broken.metta:1:" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- scoring

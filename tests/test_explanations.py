@@ -45,9 +45,16 @@ def test_flag_and_issue_explanations(engine, seed_history):
 
 def test_recommendation_explains_its_score(engine, seed_history):
     rec = check(engine, WRONG, "", seed_history).recommendation
-    assert rec.explanation.rule == "(recommendation 0.0)"
+    # three wrong values in three checked claims: most of what the reply claims is wrong
+    assert rec.explanation.rule.startswith("(recommendation HumanReview (Findings ")
     assert rec.explanation.result == "HumanReview"
-    [score] = rec.explanation.because
+    band, policy = rec.explanation.because
+    assert band.rule == "(confidence-band 0.0)" and band.result == "HumanReview"
+    assert policy.rule.startswith("(policy-band $band (Findings ")
+    assert policy.result == "HumanReview"
+    [clause] = policy.clauses
+    assert _clause_text(clause).startswith("(= (policy-band $band $findings)")
+    [score] = band.because
     assert score.rule.startswith("(confidence-score ")
     assert score.because[0].rule.startswith("(severity-penalty ")
     assert score.because[0].result == "0.5"
@@ -60,7 +67,7 @@ def test_a_user_override_is_the_clause_cited(seed_kb, tmp_path):
 
     (tmp_path / "bands.metta").write_text(
         "; stricter\n(= (config accept-threshold) 0.99)\n"
-        "(= (recommendation $c) (if (>= $c 0.99) Accept "
+        "(= (recommendation $band $findings) (if (== $band Accept) Accept "
         "AcceptWithFlags))\n"
     )
     engine = Engine(seed_kb, rules_dir=tmp_path)

@@ -85,7 +85,7 @@ def test_rows_infer_types_and_enums():
 
 
 def test_cues_read_off_attribute_names():
-    assert name_cues("join_date") == ["join date", "join", "joined", "joins"]
+    assert name_cues("join_date") == ["join date", "join", "joined", "joins", "join-date"]
     assert name_cues("department") == ["department"]
     assert name_cues("traffic_info")[0] == "traffic info"
 

@@ -23,7 +23,7 @@ BANDS = [
     ),
     (
         R.CorrectAndDeliver,
-        "Emily's email is emily.chen@company.com. You can also ask Rebecca Stone in accounting.",
+        "Emily's email is emily.chen@company.com and she joined the company in 2017.",
         "What is Emily's email?",
     ),
     (
@@ -78,7 +78,10 @@ def test_user_rules_directory_moves_a_band(seed_kb, tmp_path):
 
 
 def test_user_rule_overrides_a_decision(seed_kb, tmp_path):
-    response, query = BANDS[2][1:]
+    response, query = (
+        "Emily's email is emily.chen@company.com. You can also ask Rebecca Stone in accounting.",
+        "What is Emily's email?",
+    )
     (tmp_path / "lenient.metta").write_text(
         "; unknown names are common in this deployment\n"
         "(= (flag-confidence NonexistentEntity (Unresolved $p $d $s $g)) 0.4)\n"
@@ -87,6 +90,7 @@ def test_user_rule_overrides_a_decision(seed_kb, tmp_path):
     result = lenient.postprocess(response, query, reference_time=REFERENCE)
     assert result.hallucination_flags == []
     assert result.recommendation.kind == R.Accept
+    assert check(Engine(seed_kb), response, query).recommendation.kind == R.Regenerate
 
 
 def test_config_argument_overrides(seed_kb):

@@ -126,7 +126,7 @@ def test_piped_session_checks_explains_and_reloads_an_edited_rule(files: dict[st
 
         # edit the rule file while the session runs, then reload it
         with (files["rules"] / "bands.metta").open("a", encoding="utf-8") as fh:
-            fh.write("(= (recommendation $confidence) Regenerate)\n")
+            fh.write("(= (recommendation $band $findings) Regenerate)\n")
         second = [
             ":reload",
             ":check",
@@ -149,9 +149,9 @@ def test_piped_session_checks_explains_and_reloads_an_edited_rule(files: dict[st
     assert lines[1] == "$e = E43"
     assert lines[2:4] == ['$e = E42, $n = "John Smith"', '$e = E43, $n = "Sarah Johnson"']
     assert lines[4] == f"loaded {files['case']}: 2 turns; KB of 2 entities"  # not rebuilt
-    before = lines.index("recommendation: HumanReview  (confidence 0.18)")
-    assert lines[before + 1].startswith("reason: Overall confidence too low: 18%.")
-    assert lines[before + 2 : before + 4] == [
+    # the one wrong value is corrected in place: delivered corrected, however low the confidence
+    before = lines.index("recommendation: CorrectAndDeliver  (confidence 0.18)")
+    assert lines[before + 1 : before + 3] == [
         "claims: 2  (1 verified, 1 contradicted, 0 unverifiable, 0 history conflicts)",
         "flags: 3  (ContradictsFact 1, ContradictsPrior 1, WrongAttribute 1)",
     ]
@@ -171,8 +171,8 @@ def test_piped_session_checks_explains_and_reloads_an_edited_rule(files: dict[st
     assert '(attr E43 department "Marketing")' in lines
     assert "(held-by department v:marketing E43)" in lines
     assert not any(line.startswith("(") and " E42" in line for line in lines)
-    shipped = lines.index("metta/scoring.metta:29")
-    assert lines[shipped + 1] == "  (= (recommendation $confidence)"
+    shipped = lines.index("metta/scoring.metta:63")
+    assert lines[shipped + 1] == "  (= (recommendation $band $findings)"
     assert "accept-threshold = 0.95" in lines
     assert '[(C1 (Verified 1.0)), (C2 (Contradicted "Engineering" 1.0))]' in lines
 
@@ -182,8 +182,8 @@ def test_piped_session_checks_explains_and_reloads_an_edited_rule(files: dict[st
     assert "recommendation: Regenerate  (confidence 0.18)" in lines
     user_rule = lines.index(f"{files['rules'] / 'bands.metta'}:2")
     assert lines[user_rule + 1 : user_rule + 3] == [
-        "  (= (recommendation $confidence) Regenerate)",
-        "replaced: metta/scoring.metta:29 (by a later rule file)",
+        "  (= (recommendation $band $findings) Regenerate)",
+        "replaced: metta/scoring.metta:63 (by a later rule file)",
     ]
     # errors are one line each, name the input line, and the session goes on until :quit
     errors = [line for line in lines if line.startswith("error: ")]

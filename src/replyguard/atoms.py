@@ -9,7 +9,8 @@ Atom shapes (strings are MeTTa strings, names in capitals are symbols):
   &dialogue  (turn T3 user "John works in Engineering.")
              (turn-claim T3 E42 department "Engineering" "engineering")
   &reply     (claim C1 E42 email "john.s@company.org" (Span 22 40) Cue Direct)
-             (validation C1 (Contradicted 1.0)) (flag F1 ContradictsFact 0.95 (Span 22 40))
+             (validation C1 (Contradicted 1.0)) (corrected C1 "john.smith@company.com")
+             (flag F1 ContradictsFact 0.95 (Span 22 40)) (unread-value "$180" money (Span 9 13))
 Typed values are normalised in Python before they become keys, so rules compare like with like.
 A key is a symbol (`v:` and the key, percent-encoded where a symbol cannot hold a character)
 because hyperon indexes symbols but compares strings one by one: looking a value up by a symbol
@@ -25,8 +26,18 @@ from typing import TYPE_CHECKING
 from hyperon import E, GroundingSpaceRef, S, V, ValueAtom
 from hyperon.atoms import Atom
 
-from replyguard.metta_host import from_atom, to_atom
-from replyguard.models import AttributeSchema, KnowledgeBase, PostprocessedResponse
+from replyguard.metta_host import from_atom, sym, to_atom
+from replyguard.models import (
+    AttributeSchema,
+    CoherenceResult,
+    CorrectedResponse,
+    CorrectionType,
+    FactualValidationResult,
+    HallucinationFlag,
+    KnowledgeBase,
+    PostprocessedResponse,
+    UnreadValue,
+)
 
 if TYPE_CHECKING:
     from replyguard.stages.context import CallContext, ClaimRecord
@@ -50,12 +61,12 @@ def kb_atoms(kb: KnowledgeBase) -> Iterator[Atom]:
     holders: dict[tuple[str, str], int] = {}
     attribute_symbols: dict[str, Atom] = {}
     for attribute, spec in kb.attribute_schema.items():
-        yield _fact("attr-type", S(attribute), S(spec.value_type.value))
-        yield _fact("cardinality", S(attribute), S(spec.cardinality.value))
+        yield _fact("attr-type", sym(attribute), S(spec.value_type.value))
+        yield _fact("cardinality", sym(attribute), S(spec.cardinality.value))
         for cue in spec.cues:
-            yield _fact("cue", S(attribute), cue)
+            yield _fact("cue", sym(attribute), cue)
     for entity in kb.entities:
-        eid = S(entity.id)
+        eid = sym(entity.id)
         yield _fact("entity", eid, S(entity.type.value))
         if entity.name is not None:
             yield _fact("name", eid, entity.name)
@@ -68,7 +79,7 @@ def kb_atoms(kb: KnowledgeBase) -> Iterator[Atom]:
         for attribute in entity.attributes:
             values, confidence, source = entity.values_of(attribute)
             value_type = kb.attribute_schema[attribute].value_type
-            symbol = attribute_symbols.setdefault(attribute, S(attribute))
+            symbol = attribute_symbols.setdefault(attribute, sym(attribute))
             for v in values:
                 text = str(v)
                 key = value_key(value_type, text)
@@ -81,7 +92,7 @@ def kb_atoms(kb: KnowledgeBase) -> Iterator[Atom]:
                 yield _fact("attr-source", eid, symbol, source)
     for (attribute, key), count in holders.items():
         if count > 1:  # one holder is the default: no atom for each of 100k unique emails
-            yield _fact("holders", S(attribute), key_symbol(key), count)
+            yield _fact("holders", sym(attribute), key_symbol(key), count)
 
 
 def load_kb_space(space: GroundingSpaceRef, kb: KnowledgeBase) -> int:
@@ -108,22 +119,24 @@ def _bound(space: GroundingSpaceRef, pattern: Atom, var: str) -> list[object]:
 
 def kb_values(space: GroundingSpaceRef, entity_id: str, attribute: str) -> list[str]:
     """The KB's values of an attribute of an entity, as stated (all of them if multi-valued)."""
-    return [str(v) for v in _bound(space, E(S("attr"), S(entity_id), S(attribute), V("v")), "v")]
+    return [
+        str(v) for v in _bound(space, E(S("attr"), sym(entity_id), sym(attribute), V("v")), "v")
+    ]
 
 
 def kb_confidence(space: GroundingSpaceRef, entity_id: str, attribute: str) -> float:
-    found = _bound(space, E(S("attr-confidence"), S(entity_id), S(attribute), V("c")), "c")
+    found = _bound(space, E(S("attr-confidence"), sym(entity_id), sym(attribute), V("c")), "c")
     return float(found[0]) if found else 1.0  # type: ignore[arg-type]
 
 
 def kb_source(space: GroundingSpaceRef, entity_id: str, attribute: str) -> str | None:
-    found = _bound(space, E(S("attr-source"), S(entity_id), S(attribute), V("s")), "s")
+    found = _bound(space, E(S("attr-source"), sym(entity_id), sym(attribute), V("s")), "s")
     return str(found[0]) if found else None
 
 
 def holder_count(space: GroundingSpaceRef, attribute: str, key: str) -> int:
     """How many entities hold this value of the attribute (a `holders` atom, else 0 or 1)."""
-    found = _bound(space, E(S("holders"), S(attribute), key_symbol(key), V("n")), "n")
+    found = _bound(space, E(S("holders"), sym(attribute), key_symbol(key), V("n")), "n")
     if found:
         return int(found[0])  # type: ignore[call-overload]
     return len(value_holders(space, attribute, key))
@@ -131,7 +144,7 @@ def holder_count(space: GroundingSpaceRef, attribute: str, key: str) -> int:
 
 def value_holders(space: GroundingSpaceRef, attribute: str, key: str) -> list[str]:
     """Entities whose attribute holds a value with this comparison key."""
-    pattern = E(S("held-by"), S(attribute), key_symbol(key), V("e"))
+    pattern = E(S("held-by"), sym(attribute), key_symbol(key), V("e"))
     return [str(e) for e in _bound(space, pattern, "e")]
 
 
@@ -140,7 +153,7 @@ def attributes_holding(
 ) -> list[str]:
     """Attributes of an entity that hold a value with this comparison key."""
     found = []
-    for bindings in space.query(E(S("attr"), S(entity_id), V("a"), V("v"))):
+    for bindings in space.query(E(S("attr"), sym(entity_id), V("a"), V("v"))):
         attribute = str(bindings["a"])
         spec = schema.get(attribute)
         value = str(from_atom(bindings["v"]))
@@ -156,13 +169,13 @@ def span_atom(start: int, end: int) -> Atom:
 
 def claim_atom(record: ClaimRecord) -> Atom:
     claim = record.model
-    subject = S(claim.subject_id) if claim.subject_id else claim.subject
+    subject = sym(claim.subject_id) if claim.subject_id else claim.subject
     span = span_atom(claim.span.start, claim.span.end)
     return _fact(
         "claim",
         S(claim.id),
         subject,
-        S(claim.predicate),
+        sym(claim.predicate),
         claim.object,
         span,
         S(record.attached.basis),
@@ -171,12 +184,12 @@ def claim_atom(record: ClaimRecord) -> Atom:
 
 
 def turn_claim_atom(turn_id: str | None, claim: AttachedClaim) -> Atom:
-    subject = S(claim.subject_id) if claim.subject_id else claim.subject_text
+    subject = sym(claim.subject_id) if claim.subject_id else claim.subject_text
     return _fact(
         "turn-claim",
         S(_safe_id(turn_id)),
         subject,
-        S(claim.predicate),
+        sym(claim.predicate),
         claim.value.text,
         claim.value.value_key or claim.value.text,
     )
@@ -186,7 +199,7 @@ def kb_fact_atoms(
     entity_id: str, attribute: str, values: list[str], confidence: float, source: str | None
 ) -> list[Atom]:
     """The &kb atoms stating an entity's attribute (as loaded by kb_atoms), from its parts."""
-    eid, attr = S(entity_id), S(attribute)
+    eid, attr = sym(entity_id), sym(attribute)
     out = [_fact("attr", eid, attr, v) for v in values]
     if confidence != 1.0:
         out.append(_fact("attr-confidence", eid, attr, confidence))
@@ -198,13 +211,27 @@ def kb_fact_atoms(
 def dialogue_atoms(ctx: CallContext) -> Iterator[Atom]:
     for reading in ctx.dialogue.readings:
         turn = reading.turn
-        yield _fact("turn", S(_safe_id(turn.id)), S(turn.role), turn.text)
+        yield _fact("turn", S(_safe_id(turn.id)), sym(turn.role), turn.text)
         for claim in reading.reading.claims:
             yield turn_claim_atom(turn.id, claim)
 
 
-def reply_atoms(ctx: CallContext, result: PostprocessedResponse) -> Iterator[Atom]:
-    """The reply's claims and every verdict on it, for the REPL and the trace."""
+def reply_atoms(
+    ctx: CallContext,
+    coherence: CoherenceResult,
+    factual: FactualValidationResult,
+    flags: list[HallucinationFlag],
+    corrected: CorrectedResponse | None,
+    unread: list[UnreadValue],
+    findings: Atom,
+) -> Iterator[Atom]:
+    """The reply's claims and every verdict on it, written before the recommendation is decided
+    so its rules (and a user's) see this call's atoms; for the REPL and the trace too."""
+    fixes = {
+        (c.span.start, c.span.end): c.replacement
+        for c in (corrected.corrections if corrected else [])
+        if c.correction_type == CorrectionType.Factual and c.replacement is not None
+    }
     for record in ctx.claims:
         yield claim_atom(record)
         if record.model.negated:
@@ -215,7 +242,10 @@ def reply_atoms(ctx: CallContext, result: PostprocessedResponse) -> Iterator[Ato
             status = record.validation.status
             fields = (to_atom(v) for k, v in status.model_dump().items() if k != "kind")
             yield _fact("validation", S(record.id), E(S(status.kind), *fields))
-    for i, flag in enumerate(result.hallucination_flags, start=1):
+        fix = fixes.get((record.span.start, record.span.end))
+        if fix is not None:
+            yield _fact("corrected", S(record.id), fix)
+    for i, flag in enumerate(flags, start=1):
         span = span_atom(flag.span.start, flag.span.end)
         yield _fact(
             "flag",
@@ -225,10 +255,18 @@ def reply_atoms(ctx: CallContext, result: PostprocessedResponse) -> Iterator[Ato
             span,
             flag.content,
         )
-    for i, issue in enumerate(result.coherence.issues, start=1):
+    for i, issue in enumerate(coherence.issues, start=1):
         yield _fact("coherence-issue", S(f"I{i}"), S(issue.issue_type.value), issue.severity)
-    yield _fact("coherence", result.coherence.score)
-    yield _fact("factual", result.factual_validation.score)
+    for value in unread:
+        span = span_atom(value.span.start, value.span.end)
+        yield _fact("unread-value", value.text, S(value.value_type.value), span)
+    yield _fact("coherence", coherence.score)
+    yield _fact("factual", factual.score)
+    yield _fact("findings", findings)
+
+
+def outcome_atoms(result: PostprocessedResponse) -> Iterator[Atom]:
+    """The call's confidence and recommendation, added to &reply once they are decided."""
     yield _fact("confidence", result.confidence)
     yield _fact("recommendation", S(result.recommendation.kind.value))
 

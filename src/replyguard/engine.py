@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from replyguard.atoms import clear_space, load_kb_space
 from replyguard.dialogue import DecayConfig, derive_context
 from replyguard.errors import InputError, RuleError, describe_validation_error
-from replyguard.kb import complete_schema, load_kb
+from replyguard.kb import complete_schema, load_kb, on_table_day
 from replyguard.metta_host import MettaHost, Sym
 from replyguard.models import (
     Case,
@@ -30,6 +30,7 @@ from replyguard.models import (
     text_problem,
 )
 from replyguard.pipeline import run_pipeline
+from replyguard.rule_check import user_rule_problems
 from replyguard.seed_api import SeedOperations
 from replyguard.session import Session
 from replyguard.spelling.corrector import SpellingCorrector
@@ -46,7 +47,11 @@ MAX_PASSAGE_CHARS = 1_000_000  # all passages of one call together
 
 
 class Engine:
-    """Rules, KB and word lists loaded once; `postprocess` is then cheap and repeatable."""
+    """Rules, KB and word lists loaded once; `postprocess` is then cheap and repeatable.
+
+    One engine may be shared between threads: its calls take turns (the host's lock), since
+    hyperon's spaces cannot be used from two threads at once. For parallel checking, give each
+    thread or process its own engine."""
 
     def __init__(
         self,
@@ -78,6 +83,8 @@ class Engine:
         self._settings: dict[str, object] = {}
         for form, message in word_list_problems(self.host.forms):
             raise RuleError(f"{form.file}:{form.line}: {message}")
+        for problem in user_rule_problems(self.host):
+            raise RuleError(str(problem))
         self.words = WordLists.from_facts({h: self.host.facts(h) for h in WORD_LIST_ARITY})
         self._rulebook = read_rulebook([f.atom for f in self.host.forms])
         self._claim_grammar = self._user_claim_grammar()
@@ -123,18 +130,20 @@ class Engine:
         """Check against another KB from now on, keeping the loaded rules and what they have
         already decided (an evaluation over many small KBs pays the rule loading once)."""
         new = complete_schema(kb if isinstance(kb, KnowledgeBase) else load_kb(kb))
-        clear_space(self.host.kb)
-        self.kb = new
-        self.kb_atoms = load_kb_space(self.host.kb, new)
-        self._build_readers()
-        self.rules_version += 1  # sessions read against the old KB must not continue
+        with self.host.lock:
+            clear_space(self.host.kb)
+            self.kb = new
+            self.kb_atoms = load_kb_space(self.host.kb, new)
+            self._build_readers()
+            self.rules_version += 1  # sessions read against the old KB must not continue
 
     def reload_rules(self) -> None:
         """Re-read the rule files (after an edit); the KB and its space stay as they are."""
-        self.host.load_rules()
-        self._read_rule_lists()
-        self._build_readers()
-        self.rules_version += 1
+        with self.host.lock:
+            self.host.load_rules()
+            self._read_rule_lists()
+            self._build_readers()
+            self.rules_version += 1
 
     @property
     def decay(self) -> DecayConfig:
@@ -189,7 +198,7 @@ class Engine:
                 f"got {type(dialogue).__name__}"
             )
         style = annotation_style or self.annotation_style
-        reference = reference_time or datetime.now()
+        reference = on_table_day(self.kb, reference_time or datetime.now())
         given = dialogue
         return run_pipeline(
             self,

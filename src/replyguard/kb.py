@@ -12,7 +12,7 @@ import csv
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from datetime import date
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -25,11 +25,13 @@ from replyguard.errors import (
 )
 from replyguard.models import (
     AttributeSchema,
+    AttributeValue,
     Cardinality,
     KnowledgeBase,
     Scalar,
     ValueType,
 )
+from replyguard.text.temporal import WEEKDAYS
 from replyguard.values import fold, infer_value_type
 
 RESERVED_COLUMNS = ("id", "name", "type", "aliases", "gender", "number")
@@ -43,8 +45,12 @@ def symbol_name(text: str) -> str:
 
 LIST_SEPARATOR = "|"
 # Suffixes that name a value's type rather than what it is about ("join_date" is about joining).
-_TYPE_SUFFIXES = {"date", "time", "year", "day", "at", "on", "id", "name", "number", "no"}
+_TYPE_SUFFIXES = {
+    *"date time year day at on id name number no".split(),
+    *"dates times years days".split(),  # "closed_days" is about being closed
+}
 _PREPOSITIONS = {"at", "on", "by", "from", "to", "in", "for"}
+_WHEN = (ValueType.time, ValueType.datetime, ValueType.date)
 
 
 def load_kb(path: str | Path, *, date_order: str | None = None) -> KnowledgeBase:
@@ -121,7 +127,9 @@ def _kb_from_placed_rows(
     """`kb_from_rows` over (place, row) pairs, the place ("line 7") naming the row in errors."""
     entities = []
     places = []
-    for i, (place, row) in enumerate(rows):
+    placed = list(rows)
+    table, today = read_table(row for _, row in placed)
+    for i, ((place, _), row) in enumerate(zip(placed, table, strict=True)):
         if not row:
             continue
         cols = list(row)
@@ -158,7 +166,7 @@ def _kb_from_placed_rows(
         entities.append(doc)
         places.append(place)
     try:
-        kb = KnowledgeBase.model_validate({"entities": entities})
+        kb = KnowledgeBase.model_validate({"entities": entities, "today": today})
     except ValidationError as exc:
         problem = describe_validation_error(exc)
         at = re.match(r"entities\.(\d+)\.([^.:]+)(?:\.([^:]+))?: (.*)", problem)
@@ -170,6 +178,65 @@ def _kb_from_placed_rows(
             message += "; this column holds entity types (rename it to keep it as an attribute)"
         raise InputError(f"{origin}: {places[int(index)]}, column {column}: {message}") from None
     return complete_schema(kb)
+
+
+# A labelled part of a compound cell: "low of 40F", "price: $12", "high = 52F".
+_LABELLED = re.compile(r"(?P<label>[^\W\d_][\w ]{0,30}?)\s*(?:\bof\b|:|=)\s*(?P<value>.+)")
+_TODAY_COLUMN = "today"
+
+
+def read_table(
+    rows: Iterable[Mapping[str, object]],
+) -> tuple[list[dict[str, object]], str | None]:
+    """A table as a user hands it in, read into one fact per cell part, and the weekday it
+    calls today.
+
+    A compound cell ("rain, low of 40F, high of 52F") states several facts: each labelled part
+    whose value has a type ("low of 40F") is the column's `<column>_<label>` ("monday_low"), and
+    what is left unlabelled ("rain") is the column's own value. A `today` column naming one
+    weekday in every row is the day the table counts its weekday columns from, not a fact of
+    the row."""
+    table = [dict(row) for row in rows]
+    days = {
+        fold(str(row[column]))
+        for row in table
+        for column in row
+        if column.strip().lower() == _TODAY_COLUMN and _cell(row[column]) is not None
+    }
+    today = next(iter(days)) if len(days) == 1 and days <= set(WEEKDAYS) else None
+    out = []
+    for row in table:
+        read: dict[str, object] = {}
+        for column, cell in row.items():
+            if today is not None and column.strip().lower() == _TODAY_COLUMN:
+                continue
+            read.update(_cell_facts(column, cell))
+        out.append(read)
+    return out, today
+
+
+def on_table_day(kb: KnowledgeBase, reference: datetime) -> datetime:
+    """The reference time moved to the nearest day that is the KB's `today` (at most three
+    days away), so "today", "tomorrow" and "on Friday" pick the table's columns."""
+    if kb.today is None or kb.today not in WEEKDAYS:
+        return reference
+    shift = (WEEKDAYS.index(kb.today) - reference.weekday()) % 7
+    return reference + timedelta(days=shift - 7 if shift > 3 else shift)
+
+
+def _cell_facts(column: str, cell: object) -> dict[str, object]:
+    if not isinstance(cell, str) or "," not in cell:
+        return {column: cell}
+    plain, labelled = [], {}
+    for part in (p.strip() for p in cell.split(",")):
+        m = _LABELLED.fullmatch(part)
+        if m is not None and infer_value_type(m["value"]) is not None:
+            labelled[f"{column}_{symbol_name(m['label'].lower())}"] = m["value"].strip()
+        else:
+            plain.append(part)
+    if not labelled:
+        return {column: cell}
+    return ({column: ", ".join(plain)} if plain else {}) | labelled
 
 
 _ALIAS_SEPARATORS = re.compile(r"[|;]")
@@ -366,18 +433,77 @@ def attribute_values(kb: KnowledgeBase, attribute: str) -> list[str]:
     return out
 
 
+# A range of two values of one type in one cell: "6:00 pm - 9:30 pm", "£80 to £120".
+_RANGE = re.compile(r"(?P<low>.+?)\s*(?:\s[-–]\s|–|\bto\b|\buntil\b)\s*(?P<high>.+)")
+_RANGED = (ValueType.time, ValueType.money, ValueType.date, ValueType.datetime)
+
+
+def _range_ends(value: object) -> tuple[str, str] | None:
+    m = _RANGE.fullmatch(str(value).strip()) if isinstance(value, str) else None
+    if m is None:
+        return None
+    low, high = infer_value_type(m["low"]), infer_value_type(m["high"])
+    return (m["low"], m["high"]) if low is not None and low == high and low in _RANGED else None
+
+
+def split_ranges(kb: KnowledgeBase) -> KnowledgeBase:
+    """An attribute whose every value is a range of times, dates or amounts ("opening_hours":
+    "6:00 pm - 9:30 pm") becomes its two bounds, `<attribute>_start` and `<attribute>_end`, so
+    "open from 6pm" and "until 10pm" are each checked against their own end."""
+    held: dict[str, list[object]] = defaultdict(list)
+    for entity in kb.entities:
+        for attribute in entity.attributes:
+            held[attribute].extend(entity.values_of(attribute)[0])
+    ranged = {
+        a
+        for a, values in held.items()
+        if a not in kb.attribute_schema and values and all(_range_ends(v) for v in values)
+    }
+    if not ranged:
+        return kb
+    entities = []
+    for entity in kb.entities:
+        attributes: dict[str, object] = {}
+        for attribute, given in entity.attributes.items():
+            if attribute not in ranged:
+                attributes[attribute] = given
+                continue
+            values = entity.values_of(attribute)[0]
+            if len(values) != 1:
+                attributes[attribute] = given
+                continue
+            low, high = _range_ends(values[0])  # type: ignore[misc]
+            for bound, value in ((f"{attribute}_start", low), (f"{attribute}_end", high)):
+                attributes[bound] = (
+                    given.model_copy(update={"value": value})
+                    if isinstance(given, AttributeValue)
+                    else value
+                )
+        entities.append(entity.model_copy(update={"attributes": attributes}))
+    return kb.model_copy(update={"entities": entities})
+
+
 def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
     """Fill in the schema for every attribute the author did not describe, and add name cues."""
+    kb = split_ranges(kb)
     names = {fold(e.name) for e in kb.entities if e.name} | {fold(e.id) for e in kb.entities}
     schema = dict(kb.attribute_schema)
     attributes: Counter[str] = Counter(a for e in kb.entities for a in e.attributes)
     shared = family_cues(list(attributes))
     for attribute in attributes:
         given = schema.get(attribute)
-        inferred = [*name_cues(attribute), *shared.get(attribute, ())]
+        value_type = given.value_type if given else _infer_type(kb, attribute, names)
+        family = shared.get(attribute, ())
+        inflected = [  # a time is when something happens: saturday_open "opens", "opened"
+            f
+            for cue in family
+            if value_type in _WHEN and " " not in cue and cue not in WEEKDAYS
+            for f in _verb_forms(cue)
+        ]
+        inferred = [*name_cues(attribute), *family, *inflected]
         if given is None:
             schema[attribute] = AttributeSchema(
-                value_type=_infer_type(kb, attribute, names),
+                value_type=value_type,
                 cardinality=_infer_cardinality(kb, attribute),
                 cues=list(dict.fromkeys(inferred)),
             )
@@ -439,7 +565,7 @@ def _infer_cardinality(kb: KnowledgeBase, attribute: str) -> Cardinality:
 
 def name_cues(attribute: str) -> list[str]:
     """Cue phrases read off an attribute's name: "join_date" -> "join date", "join", "joined"."""
-    words = _name_words(attribute)
+    words = name_words(attribute)
     cues = [" ".join(words)] if words else []
     content = [w for w in words if w not in _TYPE_SUFFIXES and w not in _PREPOSITIONS] or words
     if content and content != words:
@@ -450,6 +576,8 @@ def name_cues(attribute: str) -> list[str]:
         if words[0] == verb and len(words) == 2 and words[1] in _PREPOSITIONS:
             # "arriveBy" -> "arrives by", "arrived by" as well as "arrives"
             cues.extend(f"{form} {words[1]}" for form in _verb_forms(verb))
+    if len(words) == 2:
+        cues.append("-".join(words))  # "check_out" is written "check-out"
     return list(dict.fromkeys(cues))
 
 
@@ -457,7 +585,7 @@ def family_cues(attributes: list[str]) -> dict[str, list[str]]:
     """Columns that differ in one part of their names share a cue in the rest: "monday_low",
     "tuesday_low", ... are each a "low", "home_address" and "work_address" each an "address";
     the differing part then tells them apart in a sentence ("the low on Tuesday")."""
-    parts = {a: _name_words(a) for a in attributes}
+    parts = {a: name_words(a) for a in attributes}
     families: dict[tuple[int, tuple[str, ...]], set[str]] = defaultdict(set)
     for attribute, words in parts.items():
         if len(words) < 2:
@@ -480,11 +608,14 @@ def family_cues(attributes: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def _name_words(attribute: str) -> list[str]:
+def name_words(attribute: str) -> list[str]:
+    """The words of an attribute's name: "join_date" and "joinDate" are "join", "date"."""
     return [w.lower() for w in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", attribute) if w]
 
 
 def _verb_forms(verb: str) -> list[str]:
+    if verb.endswith(("ed", "s")) or not verb.isalpha():
+        return []  # "closed", "runs" are inflected already
     if verb.endswith("e"):
         return [verb + "d", verb + "s"]
     return [verb + "ed", verb + "s"]

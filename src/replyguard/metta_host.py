@@ -6,15 +6,21 @@ built as atoms (no text parsing) and remembers the verdicts of *pure* rule funct
 definitions never touch a space — keyed by the call. A pure rule applied to the same evidence
 always gives the same verdict, so each distinct piece of evidence is evaluated once until the
 rules are reloaded.
+
+A call is interpreted step by step under a budget (replyguard.limits), from the atom itself: text
+never round-trips through hyperon's printer and parser, so a long value reaches the rules whole.
+One lock serialises the host: hyperon's spaces may not be used from two threads at once.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
+import hyperonpy as hp
 from hyperon import (
     E,
     ExpressionAtom,
@@ -29,11 +35,19 @@ from hyperon import (
     ValueAtom,
     VariableAtom,
 )
-from hyperon.atoms import Atom
+from hyperon.atoms import Atom, AtomType, IncorrectArgumentError, NoReduceError, ValueObject
 
 from replyguard.errors import InputError, RuleError
+from replyguard.limits import RULE_STEP_LIMIT, STEPS_PER_ATOM, display_text, safe_text, short
 from replyguard.models import Explanation
-from replyguard.rules import RuleForm, merge_forms, parse_forms, shipped_rule_files, user_rule_files
+from replyguard.rules import (
+    RuleForm,
+    merge_forms,
+    parse_forms,
+    rule_form_problem,
+    shipped_rule_files,
+    user_rule_files,
+)
 
 # Operations that read or change a space (or are not functions of their arguments).
 _IMPURE_PRIMITIVES = {
@@ -57,17 +71,32 @@ _IMPURE_PRIMITIVES = {
 }
 SPACES = ("&kb", "&dialogue", "&reply")
 _MEMO_LIMIT = 200_000
+_RESULT_NESTING = 100  # Python's walkers over atoms (from_atom) recurse once per level
+_STRING = S("String")
+_METTA = S("metta")
+_STRING_TOKEN = r"(?s)^\".*\"$"  # as hyperon's stdlib writes it: a string literal
 
 
 class Sym(str):
     """A MeTTa symbol decoded to Python (distinct from a string value)."""
 
 
-def safe_text(text: str) -> str:
-    """Text hyperon 0.2.6 can hold: a NUL (even escaped) or a lone surrogate aborts the process."""
-    if "\x00" in text:
-        text = text.replace("\x00", "\ufffd")
-    return text.encode("utf-8", "replace").decode("utf-8")
+class TextValue(ValueObject):
+    """A string value whose display (what hyperon prints, keys and explanations use) stays
+    short and is cut between characters; it equals any other string value of the same text."""
+
+    def __repr__(self) -> str:
+        return display_text(self.content)
+
+
+def text_atom(text: str) -> Atom:
+    """A string as an atom hyperon can hold and show, however long or odd the text."""
+    return G(TextValue(safe_text(text)), _STRING)
+
+
+def sym(name: str) -> Atom:
+    """A symbol named by host text (an id, a speaker): NUL and lone surrogates replaced."""
+    return S(safe_text(name))
 
 
 def to_atom(value: object) -> Atom:
@@ -75,14 +104,14 @@ def to_atom(value: object) -> Atom:
     if isinstance(value, Atom):
         return value
     if isinstance(value, Sym):
-        return S(str(value))
+        return sym(str(value))
     if isinstance(value, bool):
         return ValueAtom(value, "Bool")
     if isinstance(value, int | float):
         # floats throughout: MeTTa's "/" on two integers truncates, and 1 == 1.0 in comparisons
         return ValueAtom(float(value), "Number")
     if isinstance(value, str):
-        return ValueAtom(safe_text(value), "String")
+        return text_atom(value)
     if isinstance(value, tuple | list):
         return E(*(to_atom(v) for v in value))
     if value is None:
@@ -158,6 +187,17 @@ class MettaHost:
         extra_operations: dict[str, tuple[Callable[..., object], list[str]]] | None = None,
     ) -> None:
         self.metta = MeTTa()
+        self.lock = threading.RLock()
+        self.step_limit = RULE_STEP_LIMIT
+        # The rules' module space (&self, the stdlib imported): `case` and `let` need it as the
+        # interpreter's space too, which is why MeTTa.evaluate_atom (the bare space) falls short.
+        self._self = self.metta.parse_single("&self")
+        self._space = self._self.get_object()
+        # String literals (of rule files, REPL lines, trace exports) and the stdlib's own text
+        # makers give TextValues, whose display never overruns hyperon's buffer.
+        self.metta.register_token(_STRING_TOKEN, lambda token: text_atom(token[1:-1]))
+        for name, (fn, types) in _text_operations().items():
+            self.metta.register_atom(name, _operation(name, fn, types))
         self.spaces = {name: GroundingSpaceRef() for name in SPACES}
         for name, space in self.spaces.items():
             self.metta.register_atom(name, G(space))
@@ -190,20 +230,26 @@ class MettaHost:
 
     def load_rules(self) -> None:
         """(Re)load the shipped rules and then the user directory's, replacing the rule space."""
+        with self.lock:
+            self._load_rules()
+
+    def _load_rules(self) -> None:
         tokenizer = self.metta.tokenizer()
         forms: list[RuleForm] = []
         for origin, text in shipped_rule_files():
             forms.extend(parse_forms(text, origin, tokenizer))
         replaced: list[RuleForm] = []
+        self.user_files: set[str] = set()
         if self.rules_dir is not None:
             for origin, text in user_rule_files(self.rules_dir):
                 forms, gone = merge_forms(forms, parse_forms(text, origin, tokenizer))
                 replaced.extend(gone)
+                self.user_files.add(origin)
         if self.overrides:
             known = {
                 str(f.lhs.get_children()[1])
                 for f in forms  # type: ignore[union-attr]
-                if f.head == "config" and f.lhs is not None
+                if f.head == "config" and f.lhs is not None and len(f.lhs.get_children()) == 2
             }
             unknown = [k for k in self.overrides if k not in known]
             if unknown:
@@ -213,6 +259,10 @@ class MettaHost:
             )
             forms, gone = merge_forms(forms, parse_forms(text, "<config argument>", tokenizer))
             replaced.extend(gone)
+        for form in forms:
+            problem = rule_form_problem(form)
+            if problem is not None:
+                raise RuleError(f"{form.file}:{form.line}: {problem}")
         space = self.metta.space()
         for atom in self._installed:
             space.remove_atom(atom)
@@ -221,6 +271,7 @@ class MettaHost:
             space.add_atom(atom)
         self.forms, self.replaced = forms, replaced
         self._pure = _pure_functions(forms)
+        self._defined = {f.head for f in forms if f.lhs is not None and f.head}
         self._facts: dict[str, list[tuple[object, ...]]] = {}
         for form in forms:
             if form.lhs is None and form.head is not None:
@@ -243,25 +294,63 @@ class MettaHost:
         """All results of a rule call; pure calls are remembered."""
         head = _head(expr)
         key = str(expr) if head in self._pure else None
-        if key is not None:
-            hit = self._memo.get(key)
-            if hit is not None:
-                self._memo.move_to_end(key)
-                return hit
-        # run() gives full MeTTa semantics (case, let, types); evaluate_atom() does not.
-        results = self.metta.run(f"!{expr}")[0]
-        for r in results:
-            if (
-                isinstance(r, ExpressionAtom)
-                and r.get_children()
-                and str(r.get_children()[0]) == "Error"
-            ):
-                raise RuleError(f"rule call {expr} failed: {r}")
-        if key is not None:
-            self._memo[key] = results
-            if len(self._memo) > _MEMO_LIMIT:
-                self._memo.popitem(last=False)
+        with self.lock:
+            if key is not None:
+                hit = self._memo.get(key)
+                if hit is not None:
+                    self._memo.move_to_end(key)
+                    return hit
+            results = self.interpret(expr)
+            for r in results:
+                if (
+                    isinstance(r, ExpressionAtom)
+                    and r.get_children()
+                    and str(r.get_children()[0]) == "Error"
+                ):
+                    raise RuleError(
+                        f"rule call {short(str(expr), 120)} failed: {short(str(r))}"
+                        f"{self._where(expr)}"
+                    )
+            if key is not None:
+                self._memo[key] = results
+                if len(self._memo) > _MEMO_LIMIT:
+                    self._memo.popitem(last=False)
         return results
+
+    def interpret(self, expr: Atom) -> list[Atom]:
+        """Evaluate an atom as `!EXPR` would (the metta interpreter over the rules' space), one
+        step at a time, stopping at the step budget; results nested too deeply are refused."""
+        wrapped = E(_METTA, expr, AtomType.UNDEFINED, self._self)  # kept alive while it runs
+        has_next, step = hp.step_has_next, hp.interpret_step
+        # a rule walks its arguments: a list of 5,000 numbers takes ~150,000 steps to sum up
+        limit = self.step_limit + STEPS_PER_ATOM * _size(expr)
+        with self.lock:
+            state = hp.interpret_init(self._space.cspace, wrapped.catom)
+            steps = 0
+            while has_next(state):
+                steps += 1
+                if steps > limit:
+                    del state  # frees what the runaway call built
+                    raise RuleError(
+                        f"rule call {short(str(expr), 120)} did not finish within "
+                        f"{limit:,} interpreter steps (a rule that never ends?)"
+                        f"{self._where(expr)}"
+                    )
+                state = step(state)
+            results = [Atom._from_catom(c) for c in hp.step_get_result(state)]
+        for r in results:
+            if _too_deep(r, _RESULT_NESTING):
+                raise RuleError(
+                    f"rule call {short(str(expr), 120)} gave a result nested more than "
+                    f"{_RESULT_NESTING} deep{self._where(expr)}"
+                )
+        return results
+
+    def _where(self, expr: Atom) -> str:
+        """ " (file:line, ...)": the clauses of the called rule, for an error message."""
+        head = _head(expr)
+        forms = self.matching_clauses(expr) or (self.definition_of(head) if head else [])
+        return f" ({', '.join(f'{f.file}:{f.line}' for f in forms[:3])})" if forms else ""
 
     def value(self, head: str, *args: object) -> object:
         """The single result of a deterministic rule call, decoded to Python."""
@@ -275,7 +364,24 @@ class MettaHost:
         out = from_atom(results[0])
         if isinstance(out, tuple) and out and out[0] == head:
             raise RuleError(f"no rule matches {expr} (see the definitions of {head!r})")
+        if isinstance(out, tuple) and out and isinstance(out[0], Sym) and out[0] in self._defined:
+            raise RuleError(  # a call inside the rule that no clause of its function matches
+                f"rule call {short(str(expr), 120)} gave {short(str(results[0]), 120)}: no "
+                f"clause of '{out[0]}' matches{self._where(expr)}"
+            )
         return out
+
+    def choice(self, head: str, allowed: Iterable[str], *args: object) -> str:
+        """The result of a rule call that must be one of `allowed` symbols (a kind, a level)."""
+        out = self.value(head, *args)
+        options = list(allowed)
+        if not isinstance(out, Sym) or out not in options:
+            expr = call(head, *args)
+            raise RuleError(
+                f"rule call {short(str(expr), 120)} gave {short(str(to_atom(out)), 80)}, not one "
+                f"of {', '.join(options)}{self._where(expr)}"
+            )
+        return str(out)
 
     def explain(
         self,
@@ -329,22 +435,59 @@ class MettaHost:
 
     def query(self, space: str, pattern: str) -> list[dict[str, object]]:
         """A direct (non-interpreted) query of a space; variables bound per match, decoded."""
-        atom = self.metta.parse_single(pattern)
-        names = _variables(atom)
-        out = []
-        for bindings in self.spaces[space].query(atom):
-            out.append({n: from_atom(bindings[n]) for n in names if bindings[n] is not None})
+        with self.lock:
+            atom = self.metta.parse_single(pattern)
+            names = _variables(atom)
+            out = []
+            for bindings in self.spaces[space].query(atom):
+                out.append({n: from_atom(bindings[n]) for n in names if bindings[n] is not None})
         return out
 
-    def run(self, program: str) -> list[list[Atom]]:
-        return self.metta.run(program)
+
+def _text_operations() -> dict[str, tuple[Callable[..., object], list[str]]]:
+    """The stdlib's operations that make text, giving TextValues (their own give plain
+    strings, which hyperon cannot show once they are long)."""
+    return {
+        "repr": (lambda a: str(a), ["Atom", "String"]),
+        "charsToString": (  # a Char shows as 'c'
+            lambda a: "".join(str(c)[1:-1] for c in a.get_children()),
+            ["Atom", "String"],
+        ),
+    }
 
 
 def _operation(name: str, fn: Callable[..., object], types: list[str]) -> Atom:
     def wrapped(*atoms: Atom) -> list[Atom]:
-        return [to_atom(fn(*atoms))]
+        try:
+            return [to_atom(fn(*atoms))]
+        except (NoReduceError, IncorrectArgumentError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - hyperon turns it into an Error atom
+            # hyperon copies the message into a 4,096-byte buffer and panics on a cut character
+            raise RuntimeError(f"{name}: {exc.__class__.__name__}: {short(str(exc))}") from None
 
     return OperationAtom(name, wrapped, types, unwrap=False)
+
+
+def _size(atom: Atom) -> int:
+    """How many atoms an atom holds, itself included (walked without recursion)."""
+    count, pending = 0, [atom]
+    while pending:
+        a = pending.pop()
+        count += 1
+        if isinstance(a, ExpressionAtom):
+            pending.extend(a.get_children())
+    return count
+
+
+def _too_deep(atom: Atom, limit: int) -> bool:
+    """Whether an atom nests expressions more than `limit` deep (walked without recursion)."""
+    level = [atom]
+    for _ in range(limit + 1):
+        level = [c for a in level if isinstance(a, ExpressionAtom) for c in a.get_children()]
+        if not level:
+            return False
+    return True
 
 
 def _inline_config(forms: list[RuleForm]) -> list[Atom]:

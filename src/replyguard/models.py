@@ -257,6 +257,8 @@ class KnowledgeBase(_Input):
     # the id of the entity the reply speaks for ("we open at 9", "our branch"): the business
     # the assistant works for; when None, it is inferred (metta/entities.metta)
     organization: str | None = None
+    # the weekday a table calls today (its `today` column): its weekday columns count from it
+    today: str | None = None
 
     @model_validator(mode="after")
     def _unique_ids(self) -> KnowledgeBase:
@@ -668,6 +670,15 @@ class NewEntity(_Output):
     similar_to: str | None = None
 
 
+class UnreadValue(_Output):
+    """A value of one of the KB's value types (or one the KB lists) that the reply states and no
+    claim checked: the reply is not verified on its strength."""
+
+    text: str
+    span: Span
+    value_type: ValueType
+
+
 class RecommendationKind(StrEnum):
     Accept = "Accept"
     AcceptWithFlags = "AcceptWithFlags"
@@ -689,6 +700,9 @@ class Recommendation(_Output):
     corrections: list[ResponseCorrection] = Field(default_factory=list)
     guidance: str | None = None
     reason: str | None = None
+    # the reply to deliver: the corrected text for CorrectAndDeliver, the reply as written for
+    # Accept and AcceptWithFlags; None when it is not to be delivered
+    deliver: str | None = None
     explanation: Explanation | None = None
 
 
@@ -703,6 +717,7 @@ class PostprocessedResponse(_Output):
     factual_validation: FactualValidationResult
     hallucination_flags: list[HallucinationFlag] = Field(default_factory=list)
     new_entities: list[NewEntity] = Field(default_factory=list)
+    unread_values: list[UnreadValue] = Field(default_factory=list)
     confidence: float
     recommendation: Recommendation
     timings_ms: dict[str, float] = Field(default_factory=dict)

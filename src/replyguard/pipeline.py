@@ -2,18 +2,22 @@
 
 Stages run in dependency order — reading, facts, coherence (its entity analyser uses the fact
 verdicts), hallucinations, correction, scoring — and the result lists them in the seed's order.
-The call's facts and verdicts are written to &dialogue and &reply as they are decided, so the
-spaces hold the same story as the result.
+The call's facts and verdicts are written to &dialogue and &reply before the recommendation is
+decided (its rules read them), and the confidence and recommendation are added once decided, so
+the spaces hold the same story as the result.
 """
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, TypeVar
 
-from replyguard.atoms import clear_space, dialogue_atoms, reply_atoms
+from hyperon.atoms import Atom
+
+from replyguard.atoms import clear_space, dialogue_atoms, outcome_atoms, reply_atoms
 from replyguard.dialogue import DialogueContext
 from replyguard.models import PostprocessedResponse
 from replyguard.stages.coherence import check_coherence
@@ -22,7 +26,7 @@ from replyguard.stages.correction import correct_response
 from replyguard.stages.facts import build_claims, validate_facts
 from replyguard.stages.hallucination import detect_hallucinations
 from replyguard.stages.new_entities import new_entities
-from replyguard.stages.scoring import recommend, score_confidence
+from replyguard.stages.scoring import findings, recommend, score_confidence
 from replyguard.text.passages import read_passages
 
 if TYPE_CHECKING:
@@ -31,6 +35,20 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+def _taking_turns(
+    run: Callable[..., PostprocessedResponse],
+) -> Callable[..., PostprocessedResponse]:
+    """Calls on one engine take turns (its host's lock): they share its spaces."""
+
+    @functools.wraps(run)
+    def serialised(engine: Engine, *args: object, **kwargs: object) -> PostprocessedResponse:
+        with engine.host.lock:
+            return run(engine, *args, **kwargs)
+
+    return serialised
+
+
+@_taking_turns
 def run_pipeline(
     engine: Engine,
     response: str,
@@ -69,12 +87,19 @@ def run_pipeline(
     )
 
     def score():  # noqa: ANN202
+        found = findings(engine, ctx, coherence, flags, corrected)
+        atoms = reply_atoms(ctx, coherence, factual, flags, corrected, found.unread, found.atom())
+        _record(engine, ctx, atoms)
         confidence, because = score_confidence(engine, coherence, factual, flags)
-        return confidence, recommend(
-            engine, ctx, confidence, coherence, factual, flags, corrected, because
+        return (
+            found,
+            confidence,
+            recommend(
+                engine, ctx, confidence, coherence, factual, flags, corrected, found, because
+            ),
         )
 
-    confidence, recommendation = timed("scoring", score)
+    found, confidence, recommendation = timed("scoring", score)
     result = PostprocessedResponse(
         session_id=session_id,
         turn_id=turn_id,
@@ -85,10 +110,11 @@ def run_pipeline(
         factual_validation=factual,
         hallucination_flags=flags,
         new_entities=new_entities(engine, ctx),
+        unread_values=found.unread,
         confidence=confidence,
         recommendation=recommendation,
     )
-    timed("atoms", lambda: _record(engine, ctx, result))
+    timed("atoms", lambda: _add(engine, outcome_atoms(result)))
     timings["total"] = round(sum(timings.values()), 3)
     result.timings_ms = timings
     return result
@@ -117,10 +143,14 @@ def _read(
     return ctx
 
 
-def _record(engine: Engine, ctx: CallContext, result: PostprocessedResponse) -> None:
-    """Replace the per-call spaces' contents with this call's dialogue and reply atoms."""
-    for name, atoms in (("&dialogue", dialogue_atoms(ctx)), ("&reply", reply_atoms(ctx, result))):
-        space = engine.host.spaces[name]
-        clear_space(space)
-        for atom in atoms:
-            space.add_atom(atom)
+def _record(engine: Engine, ctx: CallContext, reply: Iterable[Atom]) -> None:
+    """Replace the per-call spaces' contents with this call's dialogue and reply atoms, before
+    the recommendation is decided, so its rules read this call and not the previous one."""
+    for name, atoms in (("&dialogue", dialogue_atoms(ctx)), ("&reply", reply)):
+        clear_space(engine.host.spaces[name])
+        _add(engine, atoms, name)
+
+
+def _add(engine: Engine, atoms: Iterable[Atom], space: str = "&reply") -> None:
+    for atom in atoms:
+        engine.host.spaces[space].add_atom(atom)

@@ -32,10 +32,11 @@ from replyguard.cases import case_kb, load_case
 from replyguard.engine import Engine
 from replyguard.errors import InputError, ReplyguardError
 from replyguard.kb import complete_schema
-from replyguard.metta_host import MettaHost, from_atom, safe_text, to_atom
+from replyguard.limits import safe_text
+from replyguard.metta_host import MettaHost, from_atom, sym, to_atom
 from replyguard.models import Case, Explanation, PostprocessedResponse
 from replyguard.report import render_report
-from replyguard.rules import RuleForm
+from replyguard.rules import RuleForm, split_forms
 
 PROMPT = "replyguard> "
 HISTORY_ENV = "REPLYGUARD_HISTORY"
@@ -138,14 +139,19 @@ class Repl:
             raise InputError("expected !EXPR, ?PATTERN [&space] or a :command (:help)")
         return True
 
-    def _evaluate(self, text: str) -> None:
+    def _parse(self, text: str, what: str) -> Atom:
+        """The one expression of `what`, its nesting checked before hyperon's parser sees it."""
+        split_forms(text, "input", program=True)
         atoms = self.host.metta.parse_all(text)
         if len(atoms) != 1:
-            raise InputError(f"'!' takes one expression, got {len(atoms)}")
-        # Parsed once above to refuse a second expression: the runner would add it to the rule
-        # space as a fact instead of evaluating it. The space after "!" matters: hyperon 0.2.6
-        # reads `!"text"` or `!sym` as one token and evaluates nothing.
-        results = self.host.run("! " + text)[0]
+            raise InputError(
+                f"'{what}' takes one {'expression' if what == '!' else 'pattern'}, got {len(atoms)}"
+            )
+        return atoms[0]
+
+    def _evaluate(self, text: str) -> None:
+        # Evaluated as an atom, under the rules' step budget, never re-read from text.
+        results = self.host.interpret(self._parse(text, "!"))
         errors = [r for r in results if _is_error(r)]
         if errors:
             raise InputError(str(errors[0]))
@@ -157,11 +163,10 @@ class Repl:
         spaces = self.spaces()
         if name not in spaces:
             raise InputError(f"no space {name} (there are {', '.join(spaces)})")
-        pattern = self.host.metta.parse_all(pattern_text)
-        if len(pattern) != 1:
-            raise InputError(f"'?' takes one pattern, got {len(pattern)}")
-        names = _variables(pattern[0])
-        matches = list(spaces[name].query(pattern[0]))
+        pattern = self._parse(pattern_text, "?")
+        names = _variables(pattern)
+        with self.host.lock:
+            matches = list(spaces[name].query(pattern))
         if not matches:
             print("no match")
         for bindings in matches:
@@ -302,7 +307,7 @@ class Repl:
     def _entity(self, name: str) -> None:
         kb = self.host.kb
         # list(): an empty hyperon BindingsSet is truthy
-        ids = [name] if list(kb.query(E(S("entity"), S(name), V("t")))) else []
+        ids = [name] if list(kb.query(E(S("entity"), sym(name), V("t")))) else []
         if not ids:
             ids = _entities_named(kb, name)
         if not ids:
@@ -482,7 +487,7 @@ def _atoms_about(kb: GroundingSpaceRef, eid: str) -> list[str]:
     for arity in _ENTITY_ARITIES:
         for position in range(1, arity):
             slots = [V(f"a{i}") for i in range(arity)]
-            slots[position] = S(eid)
+            slots[position] = sym(eid)
             pattern = E(*slots)
             for bindings in kb.query(pattern):
                 atom = E(

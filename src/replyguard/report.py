@@ -79,6 +79,8 @@ def render_report(
         lines.append(f"  reason: {rec.reason}")
     if rec.guidance:
         lines.append(f"  guidance: {rec.guidance}")
+    if rec.deliver is not None and rec.deliver != result.original:
+        lines.append(f"  deliver: {rec.deliver}")
     if rec.severity:
         lines.append(
             f"  {len(rec.flags)} span(s) flagged for the reader, severity {rec.severity.value}"
@@ -142,12 +144,17 @@ def render_report(
         for n in result.new_entities:
             like = f" (like {n.similar_to})" if n.similar_to else ""
             lines.append(f"  - {n.name} [{n.guessed_type.value}]{like}")
+    if result.unread_values:
+        lines += ["", s("Unread values", "bold") + "  (stated, checked by no claim)"]
+        for u in result.unread_values:
+            lines.append(f"  - {u.text!r} [{u.value_type.value}] @{u.span.start}-{u.span.end}")
     spans = [
         (c.span, "red")
         for c in (result.corrected.corrections if result.corrected else [])
         if c.replacement is not None
     ]
     spans += [(f.span, "yellow") for f in result.hallucination_flags]
+    spans += [(u.span, "cyan") for u in result.unread_values]
     lines += ["", s("Reply", "bold"), "  " + highlight(result.original, spans, s)]
     if result.corrected:
         fixed = [

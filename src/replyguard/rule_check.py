@@ -3,8 +3,12 @@
 A rule file that parses can still be wrong: a misspelt function name is just an unreduced
 expression to MeTTa, and the verdict silently never comes. This check reads every definition's
 body and names each call to something that is neither defined, a built-in, nor a grounded
-operation; each `(config KEY)` whose key does not exist; and each seed signature in
-metta/types.metta that has no definition. Problems carry file and line.
+operation; each `(config KEY)` whose key does not exist; each user definition that gives a
+constant the shipped definitions of the same function never give (`Banana` for a
+recommendation); and each seed signature in metta/types.metta that has no definition. It then
+tries the rules on sample evidence (replyguard.rule_trial), so a rule that never ends or returns
+what the host cannot read is found before use. Problems carry file and line. An engine refuses
+to start on the unknown calls, settings and constants of a user's files (`user_rule_problems`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from lark.lexer import Lexer
 
 from replyguard.errors import RuleError
 from replyguard.metta_host import MettaHost
+from replyguard.rule_trial import trial_problems
+from replyguard.rules import RuleForm
 from replyguard.seed_api import SeedOperations
 from replyguard.text.lexicon import word_list_problems
 
@@ -68,9 +74,12 @@ def check_rules(rules_dir: str | Path | None = None) -> RuleReport:
     problems = [
         *(Problem(f"{f.file}:{f.line}", message) for f, message in word_list_problems(host.forms)),
         *_unknown_calls(host),
+        *_unknown_results(host),
         *_missing_seed_definitions(host),
         *_grammar_problems(rules_dir),
     ]
+    if not problems:  # a trial of rules already known to be wrong would only repeat that
+        problems = [Problem(where, message) for where, message in trial_problems(rules_dir)]
     return RuleReport(
         len(host.forms), len({f.file for f in host.forms}), len(host.replaced), problems
     )
@@ -80,6 +89,69 @@ def _known_names(host: MettaHost) -> set[str]:
     defined = {f.head for f in host.forms if f.lhs is not None and f.head}
     grounded = {str(k) for k in host.operation_names}
     return defined | grounded | BUILTINS
+
+
+def user_rule_problems(host: MettaHost) -> list[Problem]:
+    """The unknown calls, settings and result constants of the user's rule files."""
+    return [
+        p
+        for p in (*_unknown_calls(host), *_unknown_results(host))
+        if p.where.rpartition(":")[0] in host.user_files
+    ]
+
+
+def _unknown_results(host: MettaHost) -> list[Problem]:
+    """User clauses giving a constant that no shipped clause of the function gives, where the
+    shipped clauses give only constants (a kind, a level): the host would not know its meaning."""
+    shipped: dict[str, set[str] | None] = {}  # None: some shipped clause gives more than these
+    for form in [*host.replaced, *host.forms]:
+        if form.file in host.user_files or form.lhs is None or not form.head:
+            continue
+        constants = _constant_results(form)
+        known = shipped.get(form.head, set())
+        shipped[form.head] = None if constants is None or known is None else known | constants
+    problems = []
+    for form in host.forms:
+        given = shipped.get(form.head or "")
+        if form.file not in host.user_files or form.lhs is None or not given:
+            continue
+        for symbol in sorted((_constant_results(form) or set()) - given):
+            problems.append(
+                Problem(
+                    f"{form.file}:{form.line}",
+                    f"'{form.head}' gives {symbol}, which its shipped rules never give "
+                    f"(they give {', '.join(sorted(given))})",
+                )
+            )
+    return problems
+
+
+def _constant_results(form: RuleForm) -> set[str] | None:
+    """The capitalised symbols a definition gives as its whole result (the body, the branches of
+    if, the results of case and switch, the body of let and let*), or None when it can give
+    anything else too."""
+    found: set[str] = set()
+    pending = [form.atom.get_children()[2]]
+    while pending:
+        atom = pending.pop()
+        children = atom.get_children() if isinstance(atom, ExpressionAtom) else []
+        head = str(children[0]) if children else ""
+        if isinstance(atom, SymbolAtom) and atom.get_name()[:1].isupper():
+            found.add(atom.get_name())
+        elif head == "if" and len(children) == 4:
+            pending += children[2:]
+        elif head in ("let", "let*") and len(children) in (3, 4):
+            pending.append(children[-1])
+        elif head in ("case", "switch") and len(children) == 3:
+            branches = children[2].get_children() if isinstance(children[2], ExpressionAtom) else []
+            pending += [
+                b.get_children()[1]
+                for b in branches
+                if isinstance(b, ExpressionAtom) and len(b.get_children()) == 2
+            ]
+        else:
+            return None
+    return found
 
 
 def _unknown_calls(host: MettaHost) -> list[Problem]:

@@ -1,7 +1,10 @@
 """Rule files: finding, reading and merging the shipped .metta files with a user's directory.
 
 Each file is split into top-level forms with their line numbers before hyperon parses them, so a
-syntax error is reported as "file:line: message". A user file is loaded after the shipped ones and
+syntax error is reported as "file:line: message"; forms nested deeper than hyperon's parser can
+take are refused there too. Rules read the spaces and decide: a form that would change a space or
+the runner, a fact that holds a space, or a setting whose value is not a plain value is a rule
+error at load (`rule_form_problem`). A user file is loaded after the shipped ones and
 overrides by left-hand side: a definition `(= (config accept-threshold) 0.8)` replaces the shipped
 definition whose left-hand side is the same up to variable names; anything else is added.
 """
@@ -12,11 +15,29 @@ import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
 
-from hyperon import Atom, ExpressionAtom, SExprParser, Tokenizer, atoms_are_equivalent
+from hyperon import (
+    Atom,
+    ExpressionAtom,
+    GroundedAtom,
+    SExprParser,
+    SymbolAtom,
+    Tokenizer,
+    VariableAtom,
+    atoms_are_equivalent,
+)
+from hyperon.base import SpaceRef
 
 from replyguard.errors import RuleError
+from replyguard.limits import MAX_NESTING
 
 SHIPPED_PACKAGE = "replyguard.metta"
+# What changes a space, a state or the runner, loads code, or makes atoms from text (hyperon
+# 0.2.6's stdlib and its Python extension): a rule never needs these to decide.
+STATE_CHANGING = frozenset(
+    "add-atom remove-atom add-atoms add-reduct add-reducts new-space new-state change-state! "
+    "bind! import! include mod-space! register-module! git-module! pragma! parse load-ascii "
+    "py-atom py-dot py-call py-list py-tuple py-dict".split()
+)
 
 
 @dataclass(frozen=True)
@@ -70,8 +91,10 @@ def _load_order(path: object) -> tuple[int, str]:
     return (0 if name == "types.metta" else 1, name)
 
 
-def split_forms(text: str, origin: str) -> list[tuple[int, str]]:
-    """Top-level forms with their 1-based starting lines; unbalanced brackets are errors."""
+def split_forms(text: str, origin: str, *, program: bool = False) -> list[tuple[int, str]]:
+    """Top-level forms with their 1-based starting lines; unbalanced brackets, and brackets
+    nested more than MAX_NESTING deep (hyperon's parser would overflow its stack), are errors.
+    A rule file may not hold `!`; a `program` (a REPL line) may."""
     forms: list[tuple[int, str]] = []
     depth = 0
     line = 1
@@ -107,13 +130,15 @@ def split_forms(text: str, origin: str) -> list[tuple[int, str]]:
             if depth == 0:
                 start, start_line = i, line
             depth += 1
+            if depth > MAX_NESTING:
+                raise RuleError(f"{origin}:{line}: brackets nested more than {MAX_NESTING} deep")
         elif c == ")":
             if depth == 0:
                 raise RuleError(f"{origin}:{line}: unexpected ')'")
             depth -= 1
             if depth == 0:
                 forms.append((start_line, text[start : i + 1]))
-        elif c == "!" and depth == 0:
+        elif c == "!" and depth == 0 and not program:
             raise RuleError(
                 f"{origin}:{line}: rule files hold definitions; '!' is not allowed here"
             )
@@ -158,3 +183,44 @@ def merge_forms(
         else:
             kept.append(old)
     return kept + later, replaced
+
+
+def rule_form_problem(form: RuleForm) -> str | None:
+    """Why a parsed form cannot be a rule or a fact, or None when it can."""
+    names: set[str] = set()
+    holds_space = False
+    pending = [form.atom]
+    while pending:
+        atom = pending.pop()
+        if isinstance(atom, ExpressionAtom):
+            pending.extend(atom.get_children())
+        elif isinstance(atom, SymbolAtom):
+            names.add(atom.get_name())
+        elif isinstance(atom, GroundedAtom):
+            if _is_space(atom):
+                holds_space = True
+            else:
+                names.add(str(atom))
+    changing = sorted(names & STATE_CHANGING)
+    if changing:
+        return (
+            f"'{changing[0]}' changes a space or the runner; rules may read the spaces "
+            f"(match), never change them"
+        )
+    if form.lhs is None and holds_space:
+        return "a fact cannot hold a space (&kb, &self ...): write the atoms themselves"
+    if form.head == "config" and form.lhs is not None:
+        value = form.atom.get_children()[2]
+        if isinstance(value, ExpressionAtom | VariableAtom):
+            return (
+                f"the value of {form.lhs} must be a number, a boolean, a string or a symbol, "
+                f"not {'a variable' if isinstance(value, VariableAtom) else 'an expression'}"
+            )
+    return None
+
+
+def _is_space(atom: GroundedAtom) -> bool:
+    try:
+        return isinstance(atom.get_object(), SpaceRef)
+    except TypeError:  # a grounded operation of the core (case, let, ...)
+        return False

@@ -12,17 +12,28 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from rapidfuzz.distance import Levenshtein
 
 from replyguard.models import ValueType
-from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
+from replyguard.text.temporal import (
+    normalise_date,
+    normalise_duration,
+    normalise_time,
+    normalise_weekday,
+)
 from replyguard.text.words import stem
 
-EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]+")
 URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>\"]+[^\s<>\".,;:!?)]", re.IGNORECASE)
-PHONE_RE = re.compile(r"(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}")
+PHONE_RE = re.compile(
+    r"(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}"
+    # national numbers after a trunk 0 ("01223 323737", "020 7946 0018"), international ones
+    r"|(?<![\d.])0\d{2,4}[\s-]?\d{3,4}[\s-]?\d{3,4}(?!\d|\.\d)"
+    r"|(?<![\d.])0\d{3,4}[\s-]?\d{6,7}(?!\d|\.\d)"
+    r"|\+\d{1,3}(?:[\s-]?\d{2,5}){2,4}(?!\d)"
+)
 MONEY_RE = re.compile(
     r"(?:(?P<sym>[$€£¥])\s?(?P<a1>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<m1>k|m|bn|million|billion|thousand))?)"
     r"|(?:(?P<a2>\d[\d,]*(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP|JPY|dollars?|euros?|pounds?))",
@@ -93,8 +104,33 @@ def fold(text: str) -> str:
     return _SPACE.sub(" ", text.casefold().replace("_", " ")).strip()
 
 
+_JOINED = re.compile(r"\s*([-/])\s*")
+# A code is letters and digits in short runs ("EH3 9QN", "C.B 2, 1 U.F", "KY169AB"), compared
+# without its separators. Its letters stand next to a digit or a dot; a word of its own ("171 Oak
+# Rd") or of four letters makes it an address or a name.
+_CODE_CHARS = re.compile(r"[\w\s.,/-]+")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _is_code(folded: str) -> bool:
+    if not _CODE_CHARS.fullmatch(folded) or not any(c.isdigit() for c in folded):
+        return False
+    runs = list(_LETTERS.finditer(folded))
+    for run in runs:
+        before, after = folded[run.start() - 1 : run.start()], folded[run.end() : run.end() + 1]
+        glued = any(c.isdigit() or c == "." for c in before + after)
+        if len(run[0]) > 3 or (len(run[0]) > 1 and not glued):
+            return False
+    return bool(runs)
+
+
 def text_key(text: str) -> str:
-    key = _SPACE.sub(" ", _PUNCT.sub(" ", fold(text))).strip(" .")
+    """Free text compared without case, punctuation, articles or the spacing around a hyphen
+    ("7 - 9 Quay St" is "7-9 Quay St"); a code without its separators ("EH39QN")."""
+    folded = fold(text)
+    if _is_code(folded):
+        return re.sub(r"[\W_]+", "", folded)
+    key = _JOINED.sub(r"\1", _SPACE.sub(" ", _PUNCT.sub(" ", folded)).strip(" ."))
     return _THE.sub("", key)
 
 
@@ -142,7 +178,7 @@ def money_key(text: str) -> str | None:
 def duration_key(text: str) -> str | None:
     m = DURATION_RE.fullmatch(text.strip())
     if not m:
-        return None
+        return normalise_duration(text)  # "an hour and a half", "ninety minutes"
     unit = m["u"].lower().rstrip("s")
     unit = {"hr": "hr", "mins": "min"}.get(unit, unit)
     return _num_key(float(m["n"]) * _MINUTES[unit])
@@ -244,9 +280,27 @@ class Grade:
     distance: float = 0.0  # normalised edit distance, for Fuzzy
 
 
+_WORDY = (ValueType.text, ValueType.enum)
+_HEAD_END = re.compile(r"\s+[-–—(]\s*|\s*[,:;]\s+")
+
+
+def value_head(text: str) -> str | None:
+    """The head words of a qualified value: "Lead Mechanic" of "Lead Mechanic - Engines" or of
+    "Lead Mechanic (Engines)"; None for a value with no qualifier."""
+    parts = _HEAD_END.split(text.strip(), maxsplit=1)
+    if len(parts) < 2 or not parts[0].strip() or not parts[1].strip(" )"):
+        return None
+    return parts[0].strip()
+
+
 def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
     """A less precise claim that agrees with the KB value: a year or weekday of a KB date, a
-    number without the KB's unit ("80" in "80-100F")."""
+    number without the KB's unit ("80" in "80-100F"), the head words of a qualified value
+    ("head baker" of "Head Baker - Sourdough")."""
+    if value_type in _WORDY:
+        head = value_head(kb)
+        if head is not None and text_key(head) == text_key(claimed):
+            return True
     if value_type == ValueType.number:
         bare, measured = number_key(claimed), number_key(kb)
         return bare is not None and " " not in bare and (measured or "").split(" ")[0] == bare
@@ -256,13 +310,14 @@ def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
             return False
         if YEAR_RE.fullmatch(claimed.strip()):
             return kb_iso[:4] == claimed.strip()
+        if len(kb_iso) == 10:  # "8 December" of 2026-12-08: a date without its year
+            january = datetime(int(kb_iso[:4]), 1, 1)
+            if normalise_date(claimed, january) == kb_iso and normalise_date(claimed) is None:
+                return True
         weekday = normalise_weekday(claimed)
         if weekday and len(kb_iso) == 10:
             return date.fromisoformat(kb_iso).strftime("%A").lower() == weekday
     return False
-
-
-_WORDY = (ValueType.text, ValueType.enum)
 
 
 def _stems(key: str) -> tuple[str, ...]:
@@ -285,6 +340,20 @@ def grade(
         return Grade("Normalised")
     if _compatible(value_type, claimed, kb):
         return Grade("Compatible")
+    if value_type == ValueType.phone and _same_line(ck, kk):
+        return Grade("Normalised")
+    if _DIGITS.findall(ck) != _DIGITS.findall(kk) or _is_code(fold(claimed)):
+        return Grade("Mismatch")  # "14 Quay St" is not "16 Quay St": digits, codes never fuzzy
     if value_type in (ValueType.text, ValueType.enum, ValueType.entity, ValueType.email):
         return Grade("Fuzzy", round(Levenshtein.normalized_distance(ck, kk), 4))
     return Grade("Mismatch")
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _same_line(a: str, b: str) -> bool:
+    """One phone number written with and without its country code ("+44 131 496 0723" and
+    "0131 496 0723"): the national number, past a trunk "0", ends the international one."""
+    short, long = sorted((a.removeprefix("0"), b.removeprefix("0")), key=len)
+    return len(short) >= 7 and long.endswith(short) and len(long) - len(short) <= 3

@@ -1,16 +1,16 @@
 """KVRET (Stanford in-car dialogues): each scenario's KB table as a replyguard KB, each assistant
 turn as a case, plus the perturbed cases whose truth is known.
 
-The table becomes a KB through the ordinary "table of rows" loader (`kb_from_rows`), so the
-evaluation exercises the feature a user would use. The adapter only decides what the loader
-cannot guess: which column names an entity, what kind of entity a row is, how a weather cell
-("snow, low of 60F, high of 80F") splits into the three facts it states, and what "today" is.
+The table becomes a KB through the ordinary "table of rows" loader (`kb_from_rows`), as the
+dataset gives it, so the evaluation exercises the feature a user would use: the loader reads the
+compound weather cells ("snow, low of 60F, high of 80F") and the "today" column itself. The
+adapter only decides what the loader cannot guess: which column names an entity, what kind of
+entity a row is, and the date of the talk (the anchor week's day that the table calls today).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
@@ -19,7 +19,7 @@ from replyguard.errors import InputError
 from replyguard.evaluation.cases import EvalCase, GoldTurn, locate_data_file
 from replyguard.evaluation.perturb import perturbations
 from replyguard.evaluation.scene import Scene, Vocabulary, norm
-from replyguard.kb import kb_from_rows
+from replyguard.kb import kb_from_rows, read_table
 from replyguard.models import KnowledgeBase, Turn
 from replyguard.text.temporal import WEEKDAYS
 
@@ -36,7 +36,6 @@ KIND_COLUMNS = {"navigate": "poi_type"}
 # without a "today" (calendar, navigation) use the anchor Monday itself, for the same reason.
 ANCHOR_MONDAY = date(2017, 5, 1)
 
-_WEATHER_CELL = re.compile(r"(?P<sky>.+?),\s*low of (?P<low>\S+),\s*high of (?P<high>\S+)")
 _SPEAKERS = {"driver": "user", "assistant": "assistant"}
 
 
@@ -52,32 +51,10 @@ def load_kvret(data: str | Path) -> list[dict]:
 
 
 def kb_rows(scenario: Mapping) -> list[dict[str, str]]:
-    """The scenario's table, with each weather cell split into sky, low and high.
-
-    A weather reply states one of the three ("it will rain on Friday", "the low is 20F"), so a
-    single cell holding all three could never equal a claimed value. The weather column "today"
-    is dropped: it is the day of the talk (see `reference_time`), not a fact about a location.
-    """
+    """The scenario's table as the dataset gives it: the engine reads its compound weather cells
+    ("snow, low of 60F, high of 80F") and its "today" column itself (`kb.read_table`)."""
     kb = scenario.get("kb") or {}
-    rows = kb.get("items") or []
-    if kb.get("kb_title") != "weekly forecast":
-        return [dict(row) for row in rows]
-    split = []
-    for row in rows:
-        out: dict[str, str] = {"location": row["location"]}
-        for day in WEEKDAYS:
-            cell = row.get(day)
-            if cell is None:
-                continue
-            m = _WEATHER_CELL.fullmatch(cell.strip())
-            if m is None:
-                out[day] = cell
-                continue
-            out[day] = m["sky"]
-            out[f"{day}_low"] = m["low"]
-            out[f"{day}_high"] = m["high"]
-        split.append(out)
-    return split
+    return [dict(row) for row in kb.get("items") or []]
 
 
 def scenario_kb(scenario: Mapping, dialogue_id: str = "<kvret>") -> KnowledgeBase:
@@ -126,7 +103,7 @@ def vocabulary(dialogues: list[Mapping]) -> Vocabulary:
     for dialogue in dialogues:
         scenario = dialogue["scenario"]
         intent = scenario["task"]["intent"]
-        for row in kb_rows(scenario):
+        for row in read_table(kb_rows(scenario))[0]:  # the facts the engine reads off a row
             for column, value in row.items():
                 if value and value.strip() != "-":
                     columns.setdefault(column, {}).setdefault(norm(value), value.strip())

@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from replyguard.errors import InputError, read_input_file
+from replyguard.errors import InputError, ReplyguardError, read_input_file
 from replyguard.evaluation.expect import BANDS, Expect, read_expect
 from replyguard.evaluation.signals import CONTRADICTION_FLAGS, corrected_region, fires_at
 
@@ -125,15 +125,16 @@ def check_all(
         if item.case.reference_time is None:
             item.case.reference_time = reference_time
         key = _kb_key(item.case)
+        # A rules directory or KB the engine refuses is the user's to fix: its error ends the run.
+        if engine is None:
+            engine = Engine(item.case.kb, rules_dir=rules_dir)
+        elif key != current:
+            engine.replace_kb(item.case.kb)
+        current = key
         try:
-            if engine is None:
-                engine = Engine(item.case.kb, rules_dir=rules_dir)
-            elif key != current:
-                engine.replace_kb(item.case.kb)
-            current = key
             scored[i] = score(item, engine.check_case(item.case))
-        except InputError:
-            raise  # a rules directory or KB the engine refuses is the user's to fix
+        except ReplyguardError as exc:
+            raise InputError(f"{item.file}: line {item.line}: {exc}") from None
         except Exception as exc:  # an engine failure on one case is data for the report
             scored[i] = Scored(item, error=f"{type(exc).__name__}: {exc}")
             scored[i].problems.append(f"engine error: {scored[i].error}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 
+from replyguard.spelling.protect import NOT_PROSE
 from replyguard.spelling.ranking import Context, Ranker, posterior
 from replyguard.spelling.rulebook import Element, RuleBook, SyntaxRule
 from replyguard.spelling.slots import Journal, Slot, Step
@@ -28,6 +29,11 @@ class SentenceView:
         self.slots = [s for s in slots if s.live]
         self.segment = segment
         self.words = sum(1 for s in self.slots if s.is_word)
+
+    def drop(self, position: int) -> None:
+        """The slot at ``position`` was deleted: the rules see the segment without it."""
+        if self.slots.pop(position).is_word:
+            self.words -= 1
 
     def first_word(self) -> Slot | None:
         return next((s for s in self.slots if s.token.kind != "punct"), None)
@@ -90,10 +96,12 @@ class RuleEngine:
                     start += 1
                     continue
                 bound = self._match(rule.pattern, view, start)
-                if bound is not None and self._act(rule, confidence, view, bound, journal):
-                    view = SentenceView(slots, segment)
-                    if rule.action.op == "delete":
-                        continue  # "the the the": look again at the same position
+                if (
+                    bound is not None
+                    and self._act(rule, confidence, view, bound, journal)
+                    and rule.action.op == "delete"
+                ):
+                    continue  # "the the the": look again at the same position
                 start += 1
 
     def _act(
@@ -112,6 +120,9 @@ class RuleEngine:
         if action.op == "append":
             if slot.appended or slot.text.endswith(tuple(".!?")):
                 return False
+            if slot.protected in NOT_PROSE:  # no full stop after a tag, code or a URL
+                journal.refuse(slot, "syntactic", action.text or "", rule.name)
+                return False
             slot.appended, slot.append_step = action.text or "", step
             return True
         if action.op == "delete":
@@ -121,6 +132,7 @@ class RuleEngine:
             k = view.all.index(slot)  # delete back to the token before it, live or not
             slot.deleted_after = view.all[k - 1].token.end if k else slot.token.start
             slot.steps.append(step)
+            view.drop(position)
             return True
         if action.op == "capitalise":
             new = slot.text[:1].upper() + slot.text[1:]

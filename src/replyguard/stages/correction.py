@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -31,13 +30,6 @@ if TYPE_CHECKING:
     from replyguard.engine import Engine
 
 STYLES = ("plain", "markdown", "html")
-
-
-@dataclass(frozen=True)
-class Edit:
-    start: int
-    end: int
-    replacement: str
 
 
 def grammar_corrections(
@@ -94,7 +86,10 @@ def correct_response(
         confidence = v.status.confidence  # type: ignore[union-attr]
         if (
             engine.host.value(
-                "correct-claim", Sym("Contradicted"), confidence, record.model.negated
+                "correct-claim",
+                Sym("Contradicted"),
+                confidence,
+                record.model.negated or record.attached.polar,  # the fix is a rewording
             )
             is not True
         ):
@@ -113,7 +108,7 @@ def correct_response(
         corrections.append(
             ResponseCorrection(
                 correction_type=CorrectionType.Factual,
-                original=record.model.object,
+                original=ctx.response[span.start : span.end],
                 replacement=replacement,
                 span=span,
                 confidence=confidence,
@@ -126,12 +121,8 @@ def correct_response(
         grammar, rejected = grammar_corrections(engine, ctx)
         grammar = [g for g in grammar if not any(_overlaps(g.span, c.span) for c in corrections)]
         corrections += grammar[: max(0, limit - len(corrections))]
-    edits = sorted(
-        (c for c in corrections if c.replacement is not None), key=lambda c: c.span.start
-    )
-    corrected_text = apply_edits(
-        ctx.response, [Edit(c.span.start, c.span.end, c.replacement or "") for c in edits]
-    )
+    edits = sorted((c for c in corrections if c.replacement is not None), key=edit_order)
+    corrected_text = apply_edits(ctx.response, edits)
     corrections = _with_corrected_spans(edits)
     corrections.extend(_annotations(engine, ctx, flags, corrections))
     annotated = annotate(
@@ -155,10 +146,18 @@ def _overlaps(a: Span, b: Span) -> bool:
     return a.start < b.end and b.start < a.end
 
 
-def apply_edits(text: str, edits: list[Edit]) -> str:
+def edit_order(c: ResponseCorrection) -> tuple[int, int]:
+    """Edits in text order; at one offset an insertion comes before the edit that starts there
+    ("in in" + a full stop after the first "in" + the second deleted = "in.")."""
+    return c.span.start, c.span.end
+
+
+def apply_edits(text: str, edits: list[ResponseCorrection]) -> str:
+    """``text`` with the (disjoint) edits applied, right to left so each span stays valid; edits
+    at one offset keep their order (two insertions there come out in list order)."""
     out = text
-    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-        out = out[: edit.start] + edit.replacement + out[edit.end :]
+    for c in reversed(sorted(edits, key=edit_order)):
+        out = out[: c.span.start] + (c.replacement or "") + out[c.span.end :]
     return out
 
 

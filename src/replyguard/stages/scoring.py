@@ -1,34 +1,53 @@
 """Stage 5, confidence and recommendation (metta/scoring.metta decides; this module assembles).
 
-Guidance goes back to an LLM, so every piece of reply text placed in it is quoted as data:
-collapsed to one line, shortened, escaped and wrapped in <reply-quote> tags it cannot close.
+The recommendation rules get the call's findings counted here (what was corrected, what is
+wrong, invented, contradicted or never checked) and decide the band; this module then builds the
+band's payload: flagged spans, the text to deliver, guidance, review reasons.
+
+Guidance goes back to an LLM, so every piece of reply or dialogue text placed in it is quoted
+as data: collapsed to one line, shortened, escaped and wrapped in <reply-quote> tags it cannot
+close; KB values go in as quoted literals.
 """
 
 from __future__ import annotations
 
 import html
 import json
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from replyguard.metta_host import Sym
+from hyperon.atoms import Atom
+
+from replyguard.metta_host import Sym, V, call, to_atom
 from replyguard.models import (
+    Cardinality,
+    CoherenceIssueType,
     CoherenceResult,
     CorrectedResponse,
     CorrectionType,
+    EntityType,
     Explanation,
     FactualValidationResult,
     HallucinationFlag,
     Recommendation,
     RecommendationKind,
+    ResponseCorrection,
     Severity,
     Span,
+    UnreadValue,
+    ValueType,
 )
-from replyguard.stages.context import CallContext
+from replyguard.stages.context import CallContext, ClaimRecord
+from replyguard.text.analysis import unread_values
+from replyguard.values import fold, value_key
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
 
 _QUOTE_LIMIT = 160
+_QUOTE_OPEN = "<reply-quote>"
+_CHECKED = ("Verified", "Contradicted", "HistoryConflict")  # statuses that checked a claim
 
 
 def quote_for_llm(text: str) -> str:
@@ -36,11 +55,26 @@ def quote_for_llm(text: str) -> str:
     line = " ".join(text.split())
     if len(line) > _QUOTE_LIMIT:
         line = line[: _QUOTE_LIMIT - 1] + "…"
-    return f"<reply-quote>{html.escape(line, quote=False)}</reply-quote>"
+    return f"{_QUOTE_OPEN}{html.escape(line, quote=False)}</reply-quote>"
 
 
 def _literal(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def _overlaps(a: Span, b: Span) -> bool:
+    return a.start < b.end and b.start < a.end
+
+
+def _unread(engine: Engine, ctx: CallContext, flags: list[HallucinationFlag]) -> list[UnreadValue]:
+    """Values of the KB's types the reply states that no claim checked (a flag over a value
+    judged it, so it is not unread)."""
+    out = []
+    for lexeme, vtype in unread_values(ctx.reply, engine.index.schema):
+        span = Span(start=lexeme.start, end=lexeme.end)
+        if not any(_overlaps(span, f.span) for f in flags):
+            out.append(UnreadValue(text=lexeme.text, span=span, value_type=vtype))
+    return out
 
 
 def score_confidence(
@@ -85,6 +119,101 @@ def score_confidence(
     return round(float(confidence), 4), explanation  # type: ignore[arg-type]
 
 
+@dataclass
+class Findings:
+    """What the call found that the recommendation acts on (the `Findings` atom's parts)."""
+
+    fixes: list[ResponseCorrection]  # factual corrections applied in place
+    corrected: list[ClaimRecord]  # contradicted claims those corrections replaced
+    contradicted: list[ClaimRecord]
+    shaky: list[ClaimRecord]  # contradicted claims whose KB value cannot be trusted
+    conflicts: list[ClaimRecord]  # claims an earlier turn contradicts
+    checked: int
+    wrong: list[HallucinationFlag]
+    invented: list[HallucinationFlag]
+    dialogue: list[HallucinationFlag]  # contradicting flags over no conflicting claim
+    unanswered: bool
+    unread: list[UnreadValue]
+    _atom: Atom | None = field(default=None, repr=False)
+
+    def atom(self) -> Atom:
+        """(Findings ...), built once: every rule call and the &reply record share it."""
+        if self._atom is None:
+            self._atom = to_atom(self._parts())
+        return self._atom
+
+    def _parts(self) -> tuple[object, ...]:
+        return (
+            Sym("Findings"),
+            len(self.corrected),
+            len(self.contradicted),
+            len(self.shaky),
+            len(self.conflicts),
+            self.checked,
+            len(self.wrong),
+            len(self.invented),
+            len(self.conflicts) + len(self.dialogue),
+            self.unanswered,
+            len(self.unread),
+        )
+
+
+def findings(
+    engine: Engine,
+    ctx: CallContext,
+    coherence: CoherenceResult,
+    flags: list[HallucinationFlag],
+    corrected: CorrectedResponse | None,
+) -> Findings:
+    fixes = [
+        c
+        for c in (corrected.corrections if corrected else [])
+        if c.correction_type == CorrectionType.Factual and c.replacement is not None
+    ]
+    contradicted = [r for r in ctx.claims if r.status == "Contradicted"]
+    conflicts = [r for r in ctx.claims if r.status == "HistoryConflict"]
+    by_kind: dict[str, list[HallucinationFlag]] = {}
+    for flag in flags:
+        kind = str(
+            engine.host.value("flag-finding", Sym(flag.hallucination_type.value), flag.confidence)
+        )
+        by_kind.setdefault(kind, []).append(flag)
+
+    def over(records: list[ClaimRecord], flag: HallucinationFlag) -> bool:
+        return any(_overlaps(r.span, flag.span) for r in records)
+
+    issues = {i.issue_type for i in coherence.issues}
+    return Findings(
+        fixes=fixes,
+        corrected=[r for r in contradicted if any(f.span == r.span for f in fixes)],
+        contradicted=contradicted,
+        shaky=[r for r in contradicted if not _kb_trusted(engine, r)],
+        conflicts=conflicts,
+        checked=sum(r.status in _CHECKED for r in ctx.claims),
+        # a flag over a contradicted claim is accounted for by the claim (corrected or not)
+        wrong=[f for f in by_kind.get("Wrong", []) if not over(contradicted, f)],
+        invented=by_kind.get("Invented", []),
+        dialogue=[
+            f for f in by_kind.get("Contradicts", []) if not over(contradicted + conflicts, f)
+        ],
+        unanswered=engine.host.value(
+            "unanswered-question",
+            CoherenceIssueType.QUDNotAddressed in issues,
+            CoherenceIssueType.TopicUnrelated in issues,
+            Sym(coherence.discourse_coherence.reply_act),
+        )
+        is True,
+        unread=_unread(engine, ctx, flags),
+    )
+
+
+def _kb_trusted(engine: Engine, record: ClaimRecord) -> bool:
+    spec = engine.index.schema.get(record.model.predicate)
+    many = spec is not None and spec.cardinality == Cardinality.many
+    held = len({value_key(ValueType(record.value_type), v) for v in record.kb_values})
+    return engine.host.value("kb-trusted", record.kb_confidence, held, many) is True
+
+
 def recommend(
     engine: Engine,
     ctx: CallContext,
@@ -93,54 +222,77 @@ def recommend(
     factual: FactualValidationResult,
     flags: list[HallucinationFlag],
     corrected: CorrectedResponse | None,
+    found: Findings,
     because: Explanation,
 ) -> Recommendation:
-    recommendation = _recommend(engine, ctx, confidence, coherence, factual, flags, corrected)
+    atom = found.atom()
+    kinds = [k.value for k in RecommendationKind]
+    band = Sym(engine.host.choice("confidence-band", kinds, confidence))
+    kind = RecommendationKind(engine.host.choice("recommendation", kinds, band, atom))
+    recommendation = _payload(engine, ctx, kind, confidence, coherence, flags, corrected, found)
+    # the policy's clauses are cited without evaluating it again (a user's may read &reply)
+    policy = call("policy-band", V("band"), atom)
     recommendation.explanation = engine.host.explain(
-        "recommendation", confidence, because=[because]
+        "recommendation",
+        band,
+        atom,
+        because=[
+            engine.host.explain("confidence-band", confidence, because=[because]),
+            Explanation(
+                rule=str(policy),
+                result=kind.value,
+                clauses=[f"{f.file}:{f.line}" for f in engine.host.matching_clauses(policy)],
+            ),
+        ],
     )
     return recommendation
 
 
-def _recommend(
+def _payload(
     engine: Engine,
     ctx: CallContext,
+    kind: RecommendationKind,
     confidence: float,
     coherence: CoherenceResult,
-    factual: FactualValidationResult,
     flags: list[HallucinationFlag],
     corrected: CorrectedResponse | None,
+    found: Findings,
 ) -> Recommendation:
-    kind = RecommendationKind(str(engine.host.value("recommendation", confidence)))
-    messages = {str(k): str(t) for k, t in engine.host.facts("message")}
-    factual_fixes = [
-        c
-        for c in (corrected.corrections if corrected else [])
-        if c.correction_type == CorrectionType.Factual
-    ]
     if kind == RecommendationKind.Accept:
-        return Recommendation(kind=kind)
-    if kind == RecommendationKind.AcceptWithFlags:
+        return Recommendation(kind=kind, deliver=ctx.response)
+    if kind in (RecommendationKind.AcceptWithFlags, RecommendationKind.CorrectAndDeliver):
         spans = [r.span for r in ctx.claims if r.status == "Unverifiable"]
         spans += [
             f.span for f in flags if engine.host.value("flag-for-review", f.confidence) is True
         ]
-        spans = sorted({(s.start, s.end) for s in spans})
-        severity = Severity(str(engine.host.value("review-severity", len(spans))))
+        spans += [u.span for u in found.unread]
+        marked = sorted({(s.start, s.end) for s in spans})
+        delivered = ctx.response
+        if kind == RecommendationKind.CorrectAndDeliver and corrected is not None:
+            delivered = corrected.corrected
         return Recommendation(
-            kind=kind, flags=[Span(start=a, end=b) for a, b in spans], severity=severity
+            kind=kind,
+            flags=[Span(start=a, end=b) for a, b in marked],
+            severity=(
+                Severity(
+                    engine.host.choice("review-severity", (s.value for s in Severity), len(marked))
+                )
+                if marked
+                else None
+            ),
+            corrections=found.fixes if kind == RecommendationKind.CorrectAndDeliver else [],
+            deliver=delivered,
         )
-    if kind == RecommendationKind.CorrectAndDeliver:
-        return Recommendation(kind=kind, corrections=factual_fixes)
-    guidance = _guidance(engine, ctx, coherence, factual, flags, messages)
+    messages = {str(k): str(t) for k, t in engine.host.facts("message")}
+    guidance = _guidance(engine, ctx, coherence, flags, found, messages)
     if kind == RecommendationKind.Regenerate:
-        return Recommendation(kind=kind, guidance=guidance, corrections=factual_fixes)
+        return Recommendation(kind=kind, guidance=guidance, corrections=found.fixes)
     reasons = engine.host.value(
         "review-reasons",
         confidence,
         coherence.score,
         len(coherence.issues),
-        factual.stats.claims_contradicted,
+        found.atom(),
         tuple(f.confidence for f in flags),
     )
     parts = []
@@ -150,7 +302,7 @@ def _recommend(
             n = int(number) if float(number).is_integer() else number
             parts.append(messages[str(item[1])].format(n=n))
     return Recommendation(
-        kind=kind, reason=". ".join(parts), guidance=guidance, corrections=factual_fixes
+        kind=kind, reason=". ".join(parts), guidance=guidance, corrections=found.fixes
     )
 
 
@@ -158,32 +310,89 @@ def _guidance(
     engine: Engine,
     ctx: CallContext,
     coherence: CoherenceResult,
-    factual: FactualValidationResult,
     flags: list[HallucinationFlag],
+    found: Findings,
     messages: dict[str, str],
 ) -> str:
     parts = []
-    if not coherence.qud_relevance.addresses_qud:
+    if found.unanswered or not coherence.qud_relevance.addresses_qud:
         parts.append(messages["AddressQuestion"])
-    claims = {c.id: c for c in factual.claims}
-    for v in factual.claim_validations:
-        if v.status.kind == "Contradicted":
-            claim = claims[v.claim_id]
-            parts.append(
-                messages["CorrectValue"].format(
-                    subject=claim.subject,
-                    attribute=claim.predicate.replace("_", " "),
-                    value=_literal(v.status.kb_value),
-                )
-            )  # type: ignore[union-attr]
-    corrected_spans = [
-        claims[v.claim_id].span
-        for v in factual.claim_validations
-        if v.status.kind == "Contradicted"
-    ]
+    if found.unanswered:
+        parts.append(messages["KeepToTopic"])
+    for flag in found.invented:
+        parts.append(_no_such_entity(engine, ctx, flag, messages))
+    for record in found.conflicts:
+        earlier = [e for e, agrees in record.history if not agrees]
+        parts.append(
+            messages["KeepToDialogue"].format(
+                content=quote_for_llm(record.model.object),
+                earlier=quote_for_llm(earlier[-1].text or "") if earlier else "",
+            )
+        )
+    for flag in found.dialogue:
+        turns = [e.text for e in flag.evidence if e.kind == "turn" and e.text]
+        parts.append(
+            messages["KeepToDialogue"].format(
+                content=quote_for_llm(flag.content),
+                earlier=quote_for_llm(turns[-1]) if turns else "",
+            )
+        )
+    for record in found.contradicted:
+        status = record.validation.status  # type: ignore[union-attr]
+        entity = engine.index.entities.get(record.model.subject_id or "")
+        parts.append(
+            messages["CorrectValue"].format(
+                subject=entity.label if entity else record.model.subject,
+                attribute=record.model.predicate.replace("_", " "),
+                value=_literal(status.kb_value),  # type: ignore[union-attr]
+            )
+        )
+    named = found.invented + found.dialogue
     for flag in flags:
-        if any(s.start < flag.span.end and flag.span.start < s.end for s in corrected_spans):
-            continue  # its correct value is already stated above
+        if flag in named or any(_overlaps(r.span, flag.span) for r in found.contradicted):
+            continue  # already named above, with what to put instead
         if engine.host.value("guidance-for-flag", flag.confidence) is True:
             parts.append(messages["VerifyOrRemove"].format(content=quote_for_llm(flag.content)))
-    return " ".join(parts)
+    if any(_QUOTE_OPEN in p for p in parts):
+        parts.insert(0, messages["QuotedData"])
+    return " ".join(parts or [messages["Rewrite"]])
+
+
+def _no_such_entity(
+    engine: Engine, ctx: CallContext, flag: HallucinationFlag, messages: dict[str, str]
+) -> str:
+    """'There is no X; the <kind> it lists include A, B, C': the KB entities whose names end in
+    the same word ("Suite"), else those of the type the conversation is about."""
+    entities = [e for e in engine.index.entities.values() if e.name and e.name.split()]
+    head = fold(flag.content.split()[-1]) if flag.content.split() else ""
+    alike = [e for e in entities if fold(e.name.split()[-1]) == head]
+    if not alike:
+        kind = _kind_in_focus(engine, ctx)
+        alike = [e for e in entities if e.type == kind] if kind is not None else []
+    name = quote_for_llm(flag.content)
+    if not alike:
+        return messages["NoSuchEntityNoAlternative"].format(name=name)
+    cap = int(engine.setting("guidance-alternatives"))
+    nouns = {str(t): str(n) for t, n in engine.host.facts("kind-noun")}
+    return messages["NoSuchEntity"].format(
+        name=name,
+        kind=nouns.get(alike[0].type.value, nouns[EntityType.Unknown.value]),
+        names=", ".join(_literal(e.name) for e in alike[:cap]),
+    )
+
+
+def _kind_in_focus(engine: Engine, ctx: CallContext) -> EntityType | None:
+    """The entity type the reply names most, else the dialogue, else the KB's only type."""
+    for mentions in (
+        ctx.reply.mentions,
+        [m for r in ctx.dialogue.readings for m in r.reading.mentions],
+    ):
+        types = Counter(
+            engine.index.entities[m.entity_id].type
+            for m in mentions
+            if m.entity_id in engine.index.entities
+        )
+        if types:
+            return types.most_common(1)[0][0]
+    kinds = {e.type for e in engine.index.entities.values()}
+    return kinds.pop() if len(kinds) == 1 else None

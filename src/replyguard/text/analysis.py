@@ -14,8 +14,8 @@ from datetime import datetime
 
 from lark import Lark
 
-from replyguard.models import EntityType
-from replyguard.text.attachment import AttachedClaim, choose_attribute
+from replyguard.models import AttributeSchema, EntityType, ValueType
+from replyguard.text.attachment import AttachedClaim, choose_attribute, named_holder
 from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import WHEN_TYPES, KBIndex, WordLists
@@ -23,6 +23,7 @@ from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.rows import RowFinder
 from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import stem
+from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
 from replyguard.values import fold, order_key
 
 _ORG_WORDS = {
@@ -192,6 +193,30 @@ def guess_type(lexeme: Lexeme, previous: Lexeme | None) -> EntityType:
     return EntityType.Unknown
 
 
+def unread_values(
+    read: ReadText, schema: dict[str, AttributeSchema]
+) -> list[tuple[Lexeme, ValueType]]:
+    """The values a text states that none of its claims used, each with its type: typed values
+    of a type some KB attribute has ("$180" beside a nightly rate), and values the KB lists.
+    A pronoun standing as a value ("wrote it") is no value, and a question states none."""
+    kb_types = {spec.value_type for spec in schema.values()}
+    text = read.lexed.text
+    skipped = [(c.value.start, c.value.end) for c in read.claims] + [
+        (s.start, s.end) for s in read.lexed.sentences if text[s.start : s.end].rstrip()[-1:] == "?"
+    ]
+    out = []
+    for lexeme in read.lexed.lexemes:
+        if lexeme.cat != "VAL" or lexeme.pronoun is not None:
+            continue
+        if any(start < lexeme.end and lexeme.start < end for start, end in skipped):
+            continue
+        listed = [schema[a].value_type for a in lexeme.attributes if a in schema]
+        vtype = lexeme.value_type if lexeme.value_type in kb_types else next(iter(listed), None)
+        if vtype is not None:
+            out.append((lexeme, vtype))
+    return out
+
+
 class Reader:
     """Reads texts against one KB with the rule files' word lists."""
 
@@ -241,7 +266,7 @@ class Reader:
         parsed = (
             lexed,
             [
-                extract_drafts(row, self._grammar, self.words.markers.get)
+                extract_drafts(row, self._grammar, self.words.markers.get, self._relation)
                 for row in lexed.sentence_lexemes
             ],
         )
@@ -249,6 +274,9 @@ class Reader:
         if len(self._cache) > _LEX_CACHE_SIZE:
             self._cache.popitem(last=False)
         return parsed
+
+    def _relation(self, attributes: tuple[str, ...]) -> bool:
+        return any(self.index.attribute_type(a) == ValueType.entity for a in attributes)
 
     def referent_for(self, entity_id: str) -> Referent:
         entity = self.index.entities[entity_id]
@@ -327,7 +355,46 @@ class Reader:
                     said = draft.subject.lexeme if draft.subject else draft.value
                     out.mentions.append(EntityMention(said, row_id, "Values"))
                     resolver.observe(self.referent_for(row_id))
+            out.claims.extend(self._yes_no(lexed, row, out, chosen, resolver))
         return out
+
+    def _yes_no(
+        self,
+        lexed: LexedText,
+        row: list[Lexeme],
+        out: ReadText,
+        chosen: dict[int, Referent],
+        resolver: ReferenceResolver,
+    ) -> list[AttachedClaim]:
+        """Yes/no attributes the sentence states (text/yes_no.py), each about the entity its
+        clause names, else one its sentence names, else the one most in focus."""
+        claims = []
+        for mention in polar_mentions(lexed, row, self.index.polar):
+            named = [
+                Candidate(Subject("entity", m.lexeme), m.entity_id, m.resolution)
+                for m in out.mentions
+                if row[0].start <= m.lexeme.start < row[-1].end
+            ]
+            named += [  # "allowed at Quarry Lane Bakery": a name read as a value of another
+                Candidate(Subject("entity", lx), hit.entity_id, "Direct")
+                for lx in row
+                if lx.cat == "VAL" and lx.attributes
+                for hit in self.index.names.get(lx.text)[:1]
+            ]
+            named += [
+                Candidate(Subject("pronoun", p.lexeme), p.resolved.entity_id, "Pronoun")
+                for p in out.pronouns
+                if p.resolved is not None
+                and p.resolved.entity_id is not None
+                and row[0].start <= p.lexeme.start < row[-1].end
+            ]
+            named.sort(key=lambda c: not mention.in_clause(c.subject.lexeme.start))
+            focus = sorted(resolver.in_focus(), key=lambda r: (-r.salience, -r.order))
+            named += [Candidate(None, r.entity_id, "Implicit") for r in focus if r.entity_id]
+            claim = polar_claim(mention, self.index, named)
+            if claim is not None:
+                claims.append(claim)
+        return claims
 
     def _observe(
         self,
@@ -424,6 +491,18 @@ class Reader:
             return None
         return AttachedClaim(
             draft, entity.label, entity.id, "Implicit", picked[0], picked[1], draft.value
+        )
+
+    def _attach_named(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
+        """A value no subject claims, of the attribute the sentence names, held by one entity
+        (text/attachment.py `named_holder`)."""
+        words = sentence.words_for(draft.value)
+        found = named_holder(draft, self.index, words, {m[2] for m in sentence.named})
+        if found is None:
+            return None
+        entity = self.index.entities[found[0]]
+        return AttachedClaim(
+            draft, entity.label, entity.id, "Implicit", found[1], "Type", draft.value
         )
 
     def _described(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
@@ -559,7 +638,9 @@ class Reader:
                 return ours
         if subject is None or subject.kind in ("self", "addressee"):
             # "we're going to 145 Amherst St": a KB value is the destination's, not ours
-            return self._attach_implicit(draft, resolver, sentence)
+            return self._attach_implicit(draft, resolver, sentence) or self._attach_named(
+                draft, sentence
+            )
         referent = chosen.get(id(subject.lexeme))
         if subject.kind == "entity" and len(subject.lexeme.entity_ids) > 1:
             # a name several entities share: the values said with it tell which, before focus

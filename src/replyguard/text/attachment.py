@@ -54,6 +54,7 @@ class AttachedClaim:
     predicate: str
     basis: str  # Cue | Focus | ValueOwner | Type
     value: Lexeme
+    polar: bool = False  # a yes/no value read from the attribute's words ("pets are allowed")
 
     @property
     def negated(self) -> bool:
@@ -91,6 +92,29 @@ def _bounding(
     if claimed == high or claimed > high:
         return high_attr
     return None
+
+
+def _range_bound(attribute: str, end: str, index: KBIndex) -> str:
+    """The attribute of a range's other end, when the range is said of one bound: the "close"
+    of "saturday_open" for a range's high end (`range-bounds` pairs in metta/lexicon.metta)."""
+    parts = attribute.split("_")
+    for k, part in enumerate(parts):
+        for low, high in index.range_bounds:
+            other = high if end == "high" and part.lower() == low else None
+            other = low if end == "low" and part.lower() == high else other
+            if other is not None:
+                bound = "_".join([*parts[:k], other, *parts[k + 1 :]])
+                if bound in index.schema:
+                    return bound
+    return attribute
+
+
+def _names_day_of(value: Lexeme, held: set[str]) -> bool:
+    """A weekday that names some of the subject's attributes ("saturday_open")."""
+    day = (
+        value.value_key if value.temporal is not None and value.temporal.kind == "weekday" else None
+    )
+    return day is not None and any(day in a.lower().split("_") for a in held)
 
 
 def affinity(attribute: str, words: frozenset[str]) -> int:
@@ -146,6 +170,24 @@ def choose_attribute(
         return ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
+    if draft.range_end is not None:
+        # "open from 8:00 until 16:00": each end of a range of times against its own bound
+        cued = list(dict.fromkeys(_range_bound(a, draft.range_end, index) for a in cued))
+    if (
+        entity is not None
+        and cued
+        and any(a in held and fits(a) for a in value.attributes)
+        and not any(a in value.attributes for a in cued)
+        and (
+            not any(a in held for a in cued)
+            or all(index.attribute_type(a) in _TEXTUAL for a in cued)
+        )
+    ):
+        # The value is one the KB lists under another attribute the entity has ("north" under
+        # area, "heavy traffic" under traffic): the KB's schema wins over a cue for an attribute
+        # the entity lacks ("located in" -> location) and over a free-text one ("its address
+        # is 12 Elm St, and there is heavy traffic").
+        cued = []
     if cued:
         chosen = best(cued)
         return None if chosen is None else (chosen, draft.basis if draft.basis != "Bare" else "Cue")
@@ -162,17 +204,48 @@ def choose_attribute(
         ]
         chosen = best(owners + named)
         return None if chosen is None else (chosen, "ValueOwner")
+    if _names_day_of(value, held):
+        return None  # "open 8 to 4 on Saturday": the day picks saturday_open, it is no value
     if entity is not None and (draft.copula or draft.direct):  # "X is at 2pm", "dinner, 5 PM"
         typed = [
             a
             for a in entity.attributes
             if a in index.schema and fits(a) and index.attribute_type(a) not in _TEXTUAL
         ]
+        # "£160" fits a number column only when no money column does: "sleeps" is no price
+        typed = [a for a in typed if index.attribute_type(a) == vtype] or typed
         ranked = sorted(typed, key=lambda a: -affinity(a, words))
         top = [a for a in ranked if affinity(a, words) == affinity(ranked[0], words)]
         if len(top) == 1:
             return ranked[0], "Type"
-        if len(top) == 2 and affinity(top[0], words) > 0:
+        if len(top) == 2:  # "open until 10pm": the end of the one range of times it has
             bound = _bounding(top, entity, value, index, draft.range_end)
             return None if bound is None else (bound, "Type")
     return None
+
+
+def named_holder(
+    draft: ClaimDraft, index: KBIndex, words: frozenset[str], named: set[str]
+) -> tuple[str, str] | None:
+    """(entity, attribute) for a value no subject claims, when the sentence names the attribute
+    ("a checked bag costs £30": checked_bag_fee) and one entity holds it: the one the sentence
+    names, else the only one in the KB. A value of a free-text type, or an attribute the
+    sentence's words do not name, is left unread."""
+    value = draft.value
+    if draft.negated or value.value_type is None or value.value_type in _TEXTUAL:
+        return None
+    words = words | {stem(p) for w in words if "-" in w for p in w.split("-")}  # "check-out"
+    scored = [
+        (affinity(a, words), a)
+        for a, spec in index.schema.items()
+        if compatible(value.value_type, spec.value_type) and a not in index.polar
+    ]
+    best = max((score for score, _ in scored), default=0)
+    top = [a for score, a in scored if score == best and best > 0]
+    if draft.basis == "Cue":  # "check-out is at 10am": a cue that says the name's words
+        top = [a for a in draft.cues if any(a == b and n > 0 for n, b in scored)]
+    top = [a for a in top if index.attribute_type(a) == value.value_type] or top
+    pairs = {(e, a) for a in top for e in index.holders_of(a)}
+    if named:  # a sentence naming entities is about them: "X arrives ... and costs €12"
+        pairs = {p for p in pairs if p[0] in named}
+    return next(iter(pairs)) if len(pairs) == 1 else None

@@ -32,6 +32,7 @@ class Subject:
     topical: bool = False  # "in Chicago": where a clause's facts hold, when it names no subject
     predicative: bool = False  # after a verb of being: "the closest one is Sigona"
     negated: bool = False  # "X is not the author of Y"
+    after_cue: bool = False  # right after a verb cue: "SA102 departs Aberdeen at 9:45"
 
 
 # A name right after one of these is a prepositional object, not what the clause is about.
@@ -65,6 +66,7 @@ class Clause:
     #   "noun-phrase"  "the team might ...", "nothing is ...": a subject the KB does not name
     #   "existential"  "there is moderate traffic": no subject; the entity in focus is meant
     opener: str | None = None
+    first_word: str = ""  # the clause's first word, lower-cased
 
 
 @dataclass
@@ -202,6 +204,7 @@ class ClaimTransformer(Transformer):
         elif words and _after_preposition(words[-1].text):
             subject.oblique = True
             subject.topical = _preposition(words[-1].text) in _TOPICAL_PREPOSITIONS
+        subject.after_cue = bool(words) and words[-1].cat == "CUE"
         subject.predicative = any(w.cat == "COP" for w in words)
         subject.negated = any(w.cat == "NEG" for w in words)
         return subject
@@ -246,7 +249,8 @@ class ClaimTransformer(Transformer):
                 opener = "existential" if reports else "noun-phrase"
             elif first_words[0] in _EXISTENTIAL_OPENERS or names_attribute:
                 opener = "existential"
-        return Clause([i for i in items if not isinstance(i, list)], opener)
+        first = lead[0].text.lower().split()[:1] if lead else []
+        return Clause([i for i in items if not isinstance(i, list)], opener, "".join(first))
 
     def start(self, items: list) -> list[ClaimDraft]:
         """Attach each value to the subject in force: the clause's, else the previous clause's."""
@@ -254,16 +258,25 @@ class ClaimTransformer(Transformer):
         subject: Subject | None = None
         last_cues: tuple[str, ...] = ()
         previous_clause: list[ClaimDraft] = []
-        for clause in (i for i in items if isinstance(i, Clause)):
+        separator: Token | None = None
+        named_last: Subject | None = None  # a name that ended the previous clause
+        for clause in items:
+            if not isinstance(clause, Clause):
+                separator = clause
+                continue
             current: list[ClaimDraft] = []
             named = False  # has this clause named its own subject yet?
             foreign = False  # is the clause about something the KB does not name?
             starts_with_subject = any(
                 isinstance(i, Subject) and not i.oblique for i in clause.items[:1]
             )
-            if clause.opener is not None and not starts_with_subject:
+            if _apposition(clause, separator, named_last):
+                subject = named_last  # "Try Olive Tree, a cheap greek place in the centre"
+            elif clause.opener is not None and not starts_with_subject:
                 subject = None  # "... that the team might reorganise next year"
                 foreign = clause.opener == "noun-phrase"
+            last = clause.items[-1] if clause.items else None
+            named_last = last if isinstance(last, Subject) and last.kind in _NAMED else None
             topic = next((i for i in clause.items if isinstance(i, Subject) and i.topical), None)
             description: ValuePhrase | None = None  # "the nearest rest stop": names the kind
             for item in clause.items:
@@ -274,6 +287,8 @@ class ClaimTransformer(Transformer):
                         continue
                     if _expletive(item):
                         continue  # "it will rain in Chicago": "it" names nothing
+                    if item.after_cue and named and subject is not None and not item.focus:
+                        continue  # "SA102 departs Aberdeen at 9:45": the flight departs
                     if foreign and item.predicative and item.kind == "entity":
                         # "the closest coffee place is Sigona": the description is Sigona's
                         for draft in current:
@@ -340,31 +355,76 @@ class ClaimTransformer(Transformer):
         return drafts
 
 
-_RANGE_JOINS = frozenset({"-", "–", "to"})
+_NAMED = ("entity", "name")
+_APPOSITION_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _apposition(clause: Clause, separator: Token | None, named: Subject | None) -> bool:
+    """ "X, a cheap greek place ...": a noun phrase set off by a comma right after a name
+    describes that name."""
+    return (
+        named is not None
+        and separator is not None
+        and separator.value.strip() == ","
+        and clause.opener == "noun-phrase"
+        and clause.first_word in _APPOSITION_ARTICLES
+    )
+
+
+_RANGE_JOINS = frozenset({"-", "–", "to", "until", "till", "through"})
+_RANGED_TYPES = (ValueType.number, ValueType.time)
 
 
 def _mark_range(drafts: list[ClaimDraft], lead: list[Lexeme]) -> None:
-    """Two numbers joined by "-" or "to" ("80-100F") are the low and the high end of a range;
-    `lead` is the words before the second."""
+    """Two numbers or times joined by "-", "to" or "until" ("80-100F", "from 8:00 until 16:00")
+    are the low and the high end of a range; `lead` is the words before the second, which is
+    said of what the first is ("open from 8:00 until 16:00")."""
     if len(drafts) < 2 or len(lead) != 1 or lead[0].text.strip().lower() not in _RANGE_JOINS:
         return
     first, second = drafts[-2], drafts[-1]
-    if all(d.value.value_type == ValueType.number for d in (first, second)):
+    kind = first.value.value_type
+    if kind in _RANGED_TYPES and second.value.value_type == kind:
         first.range_end, second.range_end = "low", "high"
+        if not second.cues:
+            second.cues, second.basis = first.cues, first.basis
+
+
+# Words that may stand between a relation's cue and the entity it names: "works at the X".
+_RELATION_LINKS = frozenset("the a an at in as by".split())
+
+
+def _relation_values(
+    lexemes: list[Lexeme], relation: Callable[[tuple[str, ...]], bool]
+) -> list[Lexeme]:
+    """A KB entity named right after the cue of a relation ("works at Marrow and Vine") is the
+    relation's value, not a new subject, whether or not the KB lists it under that relation."""
+    out = list(lexemes)
+    cue: Lexeme | None = None
+    for k, lexeme in enumerate(out):
+        if lexeme.cat == "ENT" and cue is not None and relation(cue.attributes):
+            out[k] = replace(lexeme, cat="VAL", value_type=ValueType.entity)
+        if lexeme.cat == "CUE":
+            cue = lexeme
+        elif not (lexeme.cat == "W" and set(lexeme.text.lower().split()) <= _RELATION_LINKS):
+            cue = None
+    return out
 
 
 def extract_drafts(
     sentence_lexemes: list[Lexeme],
     parser: Lark | None = None,
     kinds: Callable[[str], tuple] = lambda word: (),
+    relation: Callable[[tuple[str, ...]], bool] = lambda attributes: False,
 ) -> list[ClaimDraft]:
-    pairs = zip(sentence_lexemes, sentence_lexemes[1:], strict=False)
-    if not any(lx.cat == "VAL" for lx in sentence_lexemes) and not any(
+    """The claim drafts of one sentence; `relation` says whether a cue names an attribute whose
+    values are KB entities."""
+    lexemes = _relation_values(sentence_lexemes, relation)
+    pairs = zip(lexemes, lexemes[1:], strict=False)
+    if not any(lx.cat == "VAL" for lx in lexemes) and not any(
         a.cat == "CUE" and b.cat == "OF" for a, b in pairs
     ):
         return []  # no value, and no "the author of X" to say one of
     parser = parser or claim_parser()
-    lexemes = list(sentence_lexemes)
     while True:
         try:
             tree = parser.parse(lexemes)

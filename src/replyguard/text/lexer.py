@@ -488,11 +488,13 @@ _IS_CONTRACTORS = frozenset("it he she that this there here what who where when 
 # Words that may stand between a cue and the value it introduces: "works in [the] X", "X as Y".
 # Not "of", "for" or "to": "the address for X" names X's address, X is not an address.
 _LINKING_WORDS = {"in", "the", "a", "an", "at", "as"}
+_MAX_LINKING = 6
 
 
 def _governing_cue(previous: list[Lexeme]) -> Lexeme | None:
-    """The cue a name completes: "works in [the] X" (only linking words in between)."""
-    for lexeme in reversed(previous):
+    """The cue a name completes: "works in [the] X" (only linking words in between, a few at
+    most: a sentence of ten thousand "the"s is read in linear time)."""
+    for lexeme in reversed(previous[-_MAX_LINKING:]):
         if lexeme.cat == "CUE":
             return lexeme
         if lexeme.cat == "W" and all(

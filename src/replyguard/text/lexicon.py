@@ -14,12 +14,13 @@ from typing import TypeVar
 
 from rapidfuzz import fuzz, process
 
+from replyguard.kb import name_words
 from replyguard.models import EntityType, KnowledgeBase, ValueType
 from replyguard.rules import RuleForm
 from replyguard.text.inflection import WordPrior, cue_variants
 from replyguard.text.tokens import tokenize
 from replyguard.text.words import content_stems
-from replyguard.values import fold
+from replyguard.values import fold, value_head
 
 PhraseKey = tuple[str, ...]
 # Value types the lexer recognises by their shape (regexes, temporal grammar), not by lookup.
@@ -153,6 +154,7 @@ MARKER_KINDS = (
     "non-assertive",
     "discourse-opener",
     "event-confirming",
+    "absence-marker",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = (
@@ -180,6 +182,7 @@ WORD_LIST_ARITY: dict[str, int] = {
     "verb-forms": 3,
     "superlative": 3,
     "range-bounds": 2,
+    "polar-word": 2,
 }
 
 
@@ -217,6 +220,7 @@ class WordLists:
     dwelling_nouns: set[str] = field(default_factory=set)  # "house": "jills house" is Jill's
     irregular_verbs: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # any form
     range_bounds: set[tuple[str, str]] = field(default_factory=set)  # ("low", "high")
+    polar_words: dict[str, bool] = field(default_factory=dict)  # "yes" -> True, "false" -> False
     # what was read off a turn's text with these lists, by (reading, text): a dialogue's turns
     # come back with every call
     _readings: dict[tuple[str, str], object] = field(default_factory=dict)
@@ -257,6 +261,7 @@ class WordLists:
         lists.range_bounds = {
             (fold(str(a)), fold(str(b))) for a, b in facts.get("range-bounds", ())
         }
+        lists.polar_words = {fold(str(w)): str(p) == "True" for w, p in facts.get("polar-word", ())}
         for word, cue, order in facts.get("superlative", ()):
             lists.superlatives[fold(str(word))].append((str(cue), str(order)))
         for forms in facts.get("verb-forms", ()):
@@ -310,6 +315,9 @@ class KBIndex:
         self.range_bounds = words.range_bounds
         self._holders: dict[tuple[str, str], list[str]] | None = None
         self._value_runs: dict[str, list[PhraseKey]] | None = None
+        self._attribute_holders: dict[str, list[str]] | None = None
+        self.polar_words = words.polar_words
+        self.polar = self._polar_attributes()
         for entity in kb.entities:
             self._index_entity(entity)
         for attribute, spec in self.schema.items():
@@ -323,6 +331,51 @@ class KBIndex:
         for attribute, phrases in words.cue_synonyms.items():
             for cue in phrases:
                 self.cues.add(cue, attribute)
+
+    def _polar_attributes(self) -> dict[str, frozenset[str]]:
+        """Yes/no attributes (every value a `polar-word`: True, "no", ...), each with the content
+        stems of its name: "pets_allowed" is said by a sentence with "pets" and "allowed"."""
+        seen: dict[str, bool] = {}
+        for entity in self.entities.values():
+            for attribute in entity.attributes:
+                values = entity.values_of(attribute)[0]
+                polar = bool(values) and all(fold(str(v)) in self.polar_words for v in values)
+                seen[attribute] = seen.get(attribute, True) and polar
+        out = {}
+        for attribute, polar in seen.items():
+            stems = frozenset(content_stems(name_words(attribute)))
+            if polar and stems:
+                out[attribute] = stems
+        return out
+
+    def polarity(self, value: object) -> bool | None:
+        """True or False for a yes/no value ("yes", True, "false"), None for any other."""
+        return self.polar_words.get(fold(str(value)))
+
+    def polar_label(self, attribute: str, polarity: bool) -> str:
+        """How this KB writes a yes or a no for an attribute ("True", "yes"): a claim read from
+        words ("pets are not allowed") is compared with the KB's values in their own spelling."""
+        held = [str(v) for e in self.entities.values() for v in e.values_of(attribute)[0]]
+        same = next((v for v in held if self.polarity(v) is polarity), None)
+        if same is not None:
+            return same
+        # the KB writes only the other polarity: its partner in the word list ("no" -> "yes")
+        words = {p: [w for w, q in self.polar_words.items() if q is p] for p in (True, False)}
+        other = fold(held[0]) if held else ""
+        pairs = dict(zip(words[not polarity], words[polarity], strict=False))
+        if other not in pairs:
+            return str(polarity)
+        partner = pairs[other]
+        return partner.capitalize() if held[0][:1].isupper() else partner
+
+    def holders_of(self, attribute: str) -> list[str]:
+        """The ids of the entities that hold an attribute at all (built on first use)."""
+        if self._attribute_holders is None:
+            self._attribute_holders = defaultdict(list)
+            for entity in self.entities.values():
+                for name in entity.attributes:
+                    self._attribute_holders[name].append(entity.id)
+        return self._attribute_holders.get(attribute, [])
 
     def holders(self, attribute: str, value: str) -> list[str]:
         """The ids of the entities holding a value of an attribute (folded comparison); the
@@ -367,16 +420,23 @@ class KBIndex:
         if entity.type == EntityType.Person and len(parts) >= 2:
             for part in (parts[0], parts[-1]):
                 self.names.add(part, NameHit(entity.id, implicit=True))
+            surname = fold(parts[-1])
+            if len(surname) >= 5 and surname not in self._fuzzy_owner:
+                # "Dr. Valtonan": a misspelt surname after a title is the person
+                self._fuzzy_blocks[surname[0]].append(surname)
+            if len(surname) >= 5:
+                self._fuzzy_owner[surname].append(entity.id)
         elif len(parts) >= 2:
             self._index_place_name(entity.id, parts)
         for attribute in entity.attributes:
             spec = self.schema.get(attribute)
-            if spec is not None and spec.value_type in SHAPED_TYPES:
-                continue
+            if (spec is not None and spec.value_type in SHAPED_TYPES) or attribute in self.polar:
+                continue  # a yes/no value is said by the attribute's words, not as "true"
             for v in entity.values_of(attribute)[0]:
-                key = phrase_key(str(v))
-                if 0 < len(key) <= MAX_VALUE_TOKENS:
-                    self.values.add(key, attribute)
+                head = value_head(str(v))  # "head baker" names "Head Baker - Sourdough"
+                for key in (phrase_key(str(v)), phrase_key(head) if head else ()):
+                    if 0 < len(key) <= MAX_VALUE_TOKENS:
+                        self.values.add(key, attribute)
 
     def _index_place_name(self, entity_id: str, parts: list[str]) -> None:
         """Shorter ways to name a place: a distinctive first or last word ("Ravenswood" for

@@ -895,3 +895,11 @@ def normalise_weekday(text: str) -> str | None:
     word = text.strip()
     index = _weekday_index(word) if word else None
     return None if index is None else WEEKDAYS[index]
+
+
+def normalise_duration(text: str) -> str | None:
+    """Minutes of a duration written in any supported form ("an hour and a half" -> "90")."""
+    for mention in _whole_phrase(text, _NO_REFERENCE):
+        if mention.kind == "duration":
+            return mention.value
+    return None
