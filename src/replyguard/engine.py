@@ -40,6 +40,7 @@ from replyguard.stages.correction import STYLES
 from replyguard.text.analysis import Reader
 from replyguard.text.claims import claim_parser
 from replyguard.text.lexicon import WORD_LIST_ARITY, KBIndex, WordLists, word_list_problems
+from replyguard.text.organisation import speaking_organisation
 
 MAX_RESPONSE_CHARS = 100_000
 MAX_PASSAGE_CHARS = 1_000_000  # all passages of one call together
@@ -110,6 +111,12 @@ class Engine:
                 float(self.setting("gerund-verb-log-prior")),  # type: ignore[arg-type]
             ),
             claim_grammar=self._claim_grammar,
+            organisation=speaking_organisation(
+                self.kb,
+                [(str(k), str(w)) for k, w in self.host.facts("organisation-detail")],
+                lambda contact, hours: self.host.value("speaks-for-us", contact, hours) is True,
+            ),
+            voice=frozenset(str(w) for (w,) in self.host.facts("organisation-voice")),
         )
 
     def _user_claim_grammar(self) -> Lark | None:

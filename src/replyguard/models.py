@@ -254,6 +254,9 @@ class KnowledgeBase(_Input):
     # "closed": the KB lists every entity and fact of its domain, so what it lacks does not
     # exist; "open": it is drawn from a partial source, so what it lacks is only unknown.
     world: Literal["closed", "open"] = "closed"
+    # the id of the entity the reply speaks for ("we open at 9", "our branch"): the business
+    # the assistant works for; when None, it is inferred (metta/entities.metta)
+    organization: str | None = None
     # the weekday a table calls today (its `today` column): its weekday columns count from it
     today: str | None = None
 
@@ -264,6 +267,8 @@ class KnowledgeBase(_Input):
             if entity.id in seen:
                 raise ValueError(f"entities.{i}.id: duplicate entity id {entity.id!r}")
             seen.add(entity.id)
+        if self.organization is not None and self.organization not in seen:
+            raise ValueError(f"organization: no entity with id {self.organization!r}")
         return self
 
 

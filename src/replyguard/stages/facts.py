@@ -35,6 +35,7 @@ from replyguard.models import (
 )
 from replyguard.stages.context import CallContext, ClaimRecord
 from replyguard.text.lexer import LexedText
+from replyguard.text.temporal import TemporalMention, day_as_held
 from replyguard.values import Grade, grade
 
 if TYPE_CHECKING:
@@ -172,7 +173,14 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
     kb_evidence = None
     kb_atom: object = Sym("NoKbValue")
     found = (
-        kb_reading(engine, attached.subject_id, attached.predicate, vtype, attached.value.text)
+        kb_reading(
+            engine,
+            attached.subject_id,
+            attached.predicate,
+            vtype,
+            attached.value.text,
+            attached.value.temporal,
+        )
         if attached.subject_id is not None
         else None
     )
@@ -233,11 +241,19 @@ class KbReading:
 
 
 def kb_reading(
-    engine: Engine, entity_id: str, attribute: str, vtype: ValueType, claimed: str
+    engine: Engine,
+    entity_id: str,
+    attribute: str,
+    vtype: ValueType,
+    claimed: str,
+    said: TemporalMention | None = None,
 ) -> KbReading | None:
+    """`said` is the claimed value's temporal mention: a day it names is compared resolved
+    ("tomorrow" against the weekday or date the KB holds)."""
     values = kb_values(engine.host.kb, entity_id, attribute)
     if not values:
         return None
+    claimed = day_as_held(said, values) or claimed
     g, closest = best_grade(vtype, claimed, values, engine.words.equivalents)
     held = closest if g.kind != "Mismatch" else values[0]
     confidence = kb_confidence(engine.host.kb, entity_id, attribute)

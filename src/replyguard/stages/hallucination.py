@@ -299,10 +299,14 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
             )
         if similar is not None:
             reason += f" (similar to {engine.index.entities[similar[1][0]].label})"
+        evidence = (Sym("Unresolved"), proper, definite, similar is not None, is_generic)
+        if name.common_word:
+            # "Music or Sports?": one common word is a name only when something is said of it
+            evidence = (Sym("CommonWordName"), _said_of(ctx, name), *evidence[2:])
         out.append(
             Candidate(
                 HallucinationType.NonexistentEntity,
-                (Sym("Unresolved"), proper, definite, similar is not None, is_generic),
+                evidence,
                 Span(start=name.start, end=name.end),
                 reason,
                 suggestion="Check the name against the knowledge base",
@@ -325,6 +329,22 @@ def _denied(ctx: CallContext, name: Lexeme) -> bool:
         for w in clause[-4:]
     )
     return negated and bool(clause) and clause[-1] in _DENIALS
+
+
+_PLACE_WORDS = frozenset("to at from near".split())
+
+
+def _said_of(ctx: CallContext, name: Lexeme) -> bool:
+    """Whether the reply says something of a name: a claim's subject ("Shell is 5 miles
+    away"), what a verb of being says a thing is ("the nearest one is Shell"), or the place a
+    route or a visit is to ("directions to Shell")."""
+    for claim in ctx.reply.claims:
+        subject = claim.draft.subject
+        if subject is not None and subject.lexeme is name:
+            return True
+    start, _ = ctx.sentence_of(name.start)
+    before = ctx.response[start : name.start].lower().split()
+    return bool(before) and (before[-1] in _PLACE_WORDS or before[-1] in ("is", "was"))
 
 
 def _preceded_by_the(ctx: CallContext, name: Lexeme) -> bool:

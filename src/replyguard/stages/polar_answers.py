@@ -103,16 +103,17 @@ def _value(claim: AttachedClaim) -> str:
 
 
 def _asked_claims(reading: ReadText) -> list[AttachedClaim]:
-    """The claims a yes or no answers: those of a turn's yes/no questions ("Is it at 3pm?") and
-    of its statements ("I think he starred in it too." - "No, he didn't"), not those of its
-    other questions ("When is it?")."""
+    """The claims a yes or no answers: those of the turn's last yes/no question ("Is it at
+    3pm?"), else of its last statement ("I think he starred in it too." - "No, he didn't"),
+    never those of its other questions ("When is it?"). A question asked after a statement
+    is what the answer is to ("So it has a garden view. Can it sleep six?" - "No")."""
     lexed = reading.lexed
-    questions = [
-        (s.start, s.end)
-        for s in lexed.sentences
-        if not lexed.text[s.start : s.end].rstrip().endswith("?")
-        or classify_question(lexed.text[s.start : s.end]).question_type == QuestionType.YesNo
-    ]
-    return [
-        c for c in reading.claims if any(start <= c.value.start < end for start, end in questions)
-    ]
+    polar, stated = [], []
+    for s in lexed.sentences:
+        text = lexed.text[s.start : s.end].rstrip()
+        if not text.endswith("?"):
+            stated.append((s.start, s.end))
+        elif classify_question(text).question_type == QuestionType.YesNo:
+            polar.append((s.start, s.end))
+    asked = (polar or stated)[-1:]
+    return [c for c in reading.claims if any(start <= c.value.start < end for start, end in asked)]

@@ -20,6 +20,7 @@ from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import WHEN_TYPES, KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
+from replyguard.text.rows import RowFinder
 from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
@@ -51,7 +52,7 @@ _LEX_CACHE_SIZE = 4096
 class EntityMention:
     lexeme: Lexeme
     entity_id: str
-    resolution: str  # Direct | Fuzzy
+    resolution: str  # Direct | Fuzzy | Values (a row told by the values said with it)
 
 
 @dataclass
@@ -102,6 +103,12 @@ class _Sentence:
     after_copula: frozenset[int]  # starts of the values after its verb of being
     # what each pronoun standing as a value ("wrote it") may refer to, likeliest first
     object_referents: dict[int, list[Referent]] = field(default_factory=dict)
+    rows: list[list[Lexeme]] = field(default_factory=list)  # its values, grouped by row said
+    speaks_for_us: bool = False  # it says "we", "us" or "our"
+    names_others: bool = False  # it names an entity other than the organisation, or a new name
+
+    def row_of(self, value: Lexeme) -> list[Lexeme]:
+        return next((g for g in self.rows if any(v is value for v in g)), [])
 
     def words_for(self, value: Lexeme) -> frozenset[str]:
         """The sentence's words with the value's own days in place of all the days named."""
@@ -222,8 +229,14 @@ class Reader:
         word_prior: Callable[[str], float] | None = None,
         priors: tuple[float, float, float] = (0.0, 0.0, 0.0),
         claim_grammar: Lark | None = None,
+        organisation: str | None = None,
+        voice: frozenset[str] = frozenset(),
     ) -> None:
+        """`organisation` is the id of the entity the reply speaks for, `voice` the words that
+        speak for it ("we", "our": text/organisation.py)."""
         self.index = index
+        self.organisation = organisation
+        self.voice = voice
         self.words = words
         self.lexer = Lexer(
             index,
@@ -235,6 +248,7 @@ class Reader:
             gerund_prior=priors[2],
         )
         self._grammar = claim_grammar
+        self.rows = RowFinder(index)
         self._cache: OrderedDict[tuple[str, str], tuple[LexedText, list[list[ClaimDraft]]]] = (
             OrderedDict()
         )
@@ -321,11 +335,26 @@ class Reader:
                 object_referents={
                     id(p.lexeme): p.candidates for p in out.pronouns if p.lexeme.cat == "VAL"
                 },
+                rows=self.rows.groups([lx for lx in row if lx.cat == "VAL" and lx.pronoun is None]),
+                speaks_for_us=any(lx.cat == "SELF" and fold(lx.text) in self.voice for lx in row),
+                names_others=any(
+                    (lx.cat == "ENT" and self.organisation not in lx.entity_ids) or lx.cat == "NAME"
+                    for lx in row
+                ),
             )
+            told: set[str] = set()
             for draft in row_drafts:
                 claim = self._attach(draft, chosen, ambiguous, resolver, sentence)
-                if claim is not None:
-                    out.claims.append(claim)
+                if claim is None:
+                    continue
+                out.claims.append(claim)
+                row_id = claim.subject_id
+                if claim.resolution == "Values" and row_id is not None and row_id not in told:
+                    # the row its values told is mentioned, as if named ("it" next)
+                    told.add(row_id)
+                    said = draft.subject.lexeme if draft.subject else draft.value
+                    out.mentions.append(EntityMention(said, row_id, "Values"))
+                    resolver.observe(self.referent_for(row_id))
             out.claims.extend(self._yes_no(lexed, row, out, chosen, resolver))
         return out
 
@@ -433,7 +462,13 @@ class Reader:
             described = self._described(draft, sentence)
             if described is not None:
                 return described
-        if draft.negated or (draft.foreign and not (draft.basis == "Cue" and not named)):
+        if draft.negated:
+            return None
+        if not named:
+            by_values = self._by_values(draft, resolver, sentence, None)
+            if by_values is not None:
+                return by_values
+        if draft.foreign and not (draft.basis == "Cue" and not named):
             return None
         if not owners:
             return self._attach_by_type(draft, resolver, sentence)
@@ -487,6 +522,57 @@ class Reader:
         return AttachedClaim(
             draft, entity.label, entity.id, "Description", picked[0], picked[1], draft.value
         )
+
+    def _by_values(
+        self,
+        draft: ClaimDraft,
+        resolver: ReferenceResolver,
+        sentence: _Sentence,
+        candidates: tuple[str, ...] | None,
+    ) -> AttachedClaim | None:
+        """The claim on the row the values said with this one tell (text/rows.py)."""
+        focus = {r.entity_id: (r.salience, r.order) for r in resolver.in_focus() if r.entity_id}
+
+        def attribute_of(entity_id: str) -> str | None:
+            claim = self._claim_on(draft, entity_id, sentence, "Candidates")
+            return claim.predicate if claim is not None else None
+
+        value = draft.value
+        told = self.rows.row_for(value, sentence.row_of(value), candidates, focus, attribute_of)
+        return None if told is None else self._claim_on(draft, told[0], sentence, told[1])
+
+    def _ours(
+        self, draft: ClaimDraft, subject: Subject, sentence: _Sentence
+    ) -> AttachedClaim | None:
+        """ "We open at 9", "our phone number is ...", "you can email us at ...": the
+        organisation the reply speaks for, unless the sentence names someone or something else
+        the value may be said of ("we're 5 miles from the depot", "contact Ana, our buyer, at
+        ..."). The value must be one of the organisation's attributes, or be named by a cue."""
+        assert self.organisation is not None
+        if subject.kind == "self":
+            speaks = fold(subject.lexeme.text) in self.voice
+        else:
+            speaks = subject.kind == "addressee" and sentence.speaks_for_us
+        if not speaks or sentence.names_others:
+            return None
+        entity = self.index.entities[self.organisation]
+        picked = choose_attribute(
+            replace(draft, direct=True), entity.id, self.index, sentence.words_for(draft.value)
+        )
+        if picked is None or (picked[0] not in entity.attributes and picked[1] != "Cue"):
+            return None
+        return AttachedClaim(draft, entity.label, entity.id, "Organisation", *picked, draft.value)
+
+    def _claim_on(
+        self, draft: ClaimDraft, entity_id: str, sentence: _Sentence, resolution: str
+    ) -> AttachedClaim | None:
+        # each value of a row said by its values is said of the row directly
+        direct = replace(draft, direct=True)
+        picked = choose_attribute(direct, entity_id, self.index, sentence.words_for(draft.value))
+        if picked is None:
+            return None
+        entity = self.index.entities[entity_id]
+        return AttachedClaim(draft, entity.label, entity_id, resolution, *picked, draft.value)
 
     def _extreme(self, ids: list[str], lead: str) -> list[str]:
         """Of several entities a description fits, the one a superlative in it picks: "the
@@ -546,19 +632,28 @@ class Reader:
         sentence: _Sentence,
     ) -> AttachedClaim | None:
         subject = draft.subject
+        if self.organisation is not None and subject is not None:
+            ours = self._ours(draft, subject, sentence)
+            if ours is not None:
+                return ours
         if subject is None or subject.kind in ("self", "addressee"):
             # "we're going to 145 Amherst St": a KB value is the destination's, not ours
             return self._attach_implicit(draft, resolver, sentence) or self._attach_named(
                 draft, sentence
             )
         referent = chosen.get(id(subject.lexeme))
+        if subject.kind == "entity" and len(subject.lexeme.entity_ids) > 1:
+            # a name several entities share: the values said with it tell which, before focus
+            by_values = self._by_values(draft, resolver, sentence, subject.lexeme.entity_ids)
+            if by_values is not None and (referent is None or by_values.resolution == "Values"):
+                return by_values
         if subject.kind == "pronoun":
             if referent is None:
                 return None
             resolution = "AmbiguousPronoun" if id(subject.lexeme) in ambiguous else "Pronoun"
         elif subject.kind == "entity":
             if referent is None:
-                return None  # an ambiguous name
+                return None  # an ambiguous name its values did not tell apart
             resolution = "Fuzzy" if subject.lexeme.fuzzy else "Direct"
         else:
             resolution = "Unknown"

@@ -84,8 +84,8 @@ _OF = {"of"}
 # Capitalised words that start sentences or fill formulae without naming anything.
 _FUNCTION_WORDS = frozenset(
     "a an the this that these those there here it its i you he she we they my your our their his "
-    "her is are was were be been will would could should can may might must do does did have has "
-    "had if then so and but or nor yet for because although though while when where what which "
+    "her is are was were be been will would shall could should can may might must do does did have "
+    "has had if then so and but or nor yet for because although though while when where what which "
     "who whom whose why how yes no not please thanks thank sure ok okay hello hi hey by with from "
     "to in on at as of about after before during since until also however moreover furthermore "
     "meanwhile let all any each every some many most few both either neither one unfortunately "
@@ -110,6 +110,7 @@ class Lexeme:
     fuzzy: float = 0.0  # similarity of a misspelt name to its KB entity, 0 if exact
     similar_to: str | None = None
     new_name: bool = False  # a VAL that is also a name the KB does not know ("written by X")
+    common_word: bool = False  # a one-word NAME that is a common English word ("Music")
     attributes: tuple[str, ...] = ()  # cue: attributes named; value: attributes holding it
     value_type: ValueType | None = None
     value_key: str | None = None
@@ -297,7 +298,9 @@ class Lexer:
                 while j < end and tokens[j].is_capitalised:
                     j += 1
                 return self._value(tokens, i, j, ValueType.text)
-            name = self._proper_name(tokens, folded, i, end, at_start=not previous)
+            # a clause after a colon starts like a sentence ("Please confirm: Booking 2 ...")
+            opens = not previous or previous[-1].text.rstrip().endswith(":")
+            name = self._proper_name(tokens, folded, i, end, at_start=opens)
             if (
                 name is not None
                 and name.cat == "NAME"
@@ -368,6 +371,13 @@ class Lexer:
         kinds = self.words.markers.get(word)
         return "discourse-opener" in kinds or "not-a-name" in kinds
 
+    def _adverb(self, word: str) -> bool:
+        """A word in -ly made from a common word ("alternatively", "happily", "possibly")."""
+        if not word.endswith("ly") or len(word) < 6:
+            return False
+        stems = (word[:-3] + "y",) if word.endswith("ily") else (word[:-2], word[:-1] + "e")
+        return any(self._verb(s) for s in stems)
+
     def _gerund(self, word: str) -> bool:
         """A word in -ing whose verb is a common word ("navigating", "plotting", "displaying");
         "Irving" and "Fleming" have no such verb and stay names."""
@@ -406,6 +416,7 @@ class Lexer:
             or self._not_a_name(folded[i])  # "Oh, ...", "Interestingly, ...", "Im sure"
             or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
             or (at_start and self._gerund(folded[i]))  # "Navigating to Stanford": a verb
+            or self._adverb(folded[i])  # "Alternatively, ...", "Frankly": not "Emily", "Holly"
         ):
             return None
         if (
@@ -417,13 +428,14 @@ class Lexer:
             )
         ):
             return None  # "Ask Rebecca Stone", "Setting GPS": the name starts after the verb
-        if j == i:
-            return None
+        if j == i or self.index.inside_value(folded[i:j]):
+            return None  # "Station Road" of the KB's "Unit 4B, Riverside Retail Park, Station Road"
         return self._name(tokens, i, j)
 
     def _name(self, tokens, i, j) -> Lexeme:  # noqa: ANN001
         """A name the KB does not list as written: a near spelling of one it does, or new."""
         lexeme = _lexeme(tokens, i, j, "NAME")
+        lexeme.common_word = j - i == 1 and self._emphasis(fold(tokens[i].text))
         fuzzy = self.index.fuzzy_name(lexeme.text, self.fuzzy_cutoff)
         if fuzzy is not None:
             name, owners, score = fuzzy

@@ -314,6 +314,7 @@ class KBIndex:
         )
         self.range_bounds = words.range_bounds
         self._holders: dict[tuple[str, str], list[str]] | None = None
+        self._value_runs: dict[str, list[PhraseKey]] | None = None
         self._attribute_holders: dict[str, list[str]] | None = None
         self.polar_words = words.polar_words
         self.polar = self._polar_attributes()
@@ -386,6 +387,26 @@ class KBIndex:
                     for held in entity.values_of(name)[0]:
                         self._holders[(name, fold(str(held)))].append(entity.id)
         return self._holders.get((attribute, fold(value)), [])
+
+    def inside_value(self, words: Sequence[str]) -> bool:
+        """Whether the folded words stand together inside a longer textual KB value ("Station
+        Road" in "Unit 4B, Riverside Retail Park, Station Road"); the table is built on first
+        use."""
+        if self._value_runs is None:
+            self._value_runs = defaultdict(list)
+            for entity in self.entities.values():
+                for attribute in entity.attributes:
+                    if self.attribute_type(attribute) not in (ValueType.text, ValueType.enum):
+                        continue
+                    for v in entity.values_of(attribute)[0]:
+                        key = phrase_key(str(v))
+                        for word in set(key):
+                            self._value_runs[word].append(key)
+        n = len(words)
+        return bool(words) and any(
+            len(key) > n and any(key[k : k + n] == tuple(words) for k in range(len(key) - n + 1))
+            for key in self._value_runs.get(words[0], ())
+        )
 
     def _index_entity(self, entity) -> None:  # noqa: ANN001 - models.Entity
         for name in entity.names:

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 from typing import NamedTuple
@@ -544,10 +544,10 @@ class _Resolver(Transformer):
         )
 
     def dated_weekday(self, children):
-        weekday, date = children
+        *which, weekday, date = children  # "next Wednesday, March 4": the date says which one
         conflict = date.year is not None and date.date.weekday() != weekday.value
         named = _copy(date, weekday=weekday.value, stated_weekday_conflict=conflict)
-        return self._respan(named, weekday.start, date.end)
+        return self._respan(named, _span(which[0])[0] if which else weekday.start, date.end)
 
     def ordinal_day(self, children):
         (ordinal,) = children
@@ -873,6 +873,20 @@ def normalise_date(text: str, reference: datetime.datetime | None = None) -> str
     for mention in _whole_phrase(text, reference or _NO_REFERENCE):
         if mention.kind in _DAY_KINDS and (reference is not None or not mention.relative):
             return mention.date.isoformat()
+    return None
+
+
+def day_as_held(mention: TemporalMention | None, held: Sequence[str]) -> str | None:
+    """The day a mention names ("tomorrow", "next Wednesday, March 4", "Monday"), resolved
+    against the reference, in the form the KB holds its days: the ISO date against dates, the
+    weekday against weekdays. None when the mention names no day or the KB holds neither."""
+    if mention is None or mention.date is None or mention.kind not in _DAY_KINDS:
+        return None
+    if any(normalise_date(v) for v in held):
+        # a bare weekday ("on Wednesday") may be any week's: compared as a weekday
+        return None if mention.kind == "weekday" else mention.date.isoformat()
+    if any(normalise_weekday(v) for v in held):
+        return WEEKDAYS[mention.date.weekday()]
     return None
 
 

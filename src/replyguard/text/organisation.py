@@ -1,0 +1,39 @@
+"""The organisation the reply speaks for: the subject of "we", "our" and "us" ("we open at 9 on
+Saturdays", "our branch is on Mill Lane").
+
+Declared in the KB (`organization`, the entity's id), else inferred: the one Organization entity
+the rules (`speaks-for-us` in metta/entities.metta) accept from what it holds (an address or
+contact details, opening hours: attributes whose names hold an `organisation-detail` word). When
+no Organization, or more than one, qualifies, "we" is nobody the KB holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from replyguard.models import EntityType, KnowledgeBase
+from replyguard.text.lexicon import phrase_key
+
+
+def speaking_organisation(
+    kb: KnowledgeBase,
+    details: Iterable[tuple[str, str]],
+    qualifies: Callable[[bool, bool], bool],
+) -> str | None:
+    """The id of the entity "we" is, or None. `details` are (kind, word) facts, kind `contact`
+    or `hours`; `qualifies(holds_contact, holds_hours)` is the rules' verdict on one entity."""
+    if kb.organization is not None:
+        return kb.organization
+    words: dict[str, set[str]] = {}
+    for kind, word in details:
+        words.setdefault(kind, set()).add(word.lower())
+    found = []
+    for entity in kb.entities:
+        if entity.type != EntityType.Organization:
+            continue
+        named = {w for a in entity.attributes for w in phrase_key(a.replace("_", " "))}
+        if qualifies(
+            bool(named & words.get("contact", set())), bool(named & words.get("hours", set()))
+        ):
+            found.append(entity.id)
+    return found[0] if len(found) == 1 else None

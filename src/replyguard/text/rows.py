@@ -1,0 +1,162 @@
+"""Rows said by their values: which KB entity a clause means when it names none ("the 7:40 am
+rental costs $58", rows a search returned have no name) or names one that several entities share
+("the group ride on Saturday").
+
+A sentence listing rows ("a road bike at 7:40 am for $58 and a city hybrid at 11:15 am for $44")
+says one row per group of values: a value of an attribute the group already has a value of
+starts the next row. Within a group, the values said before a value identify the row it is said
+of; the values after it identify the row only when two or more agree. The dialogue's focus breaks
+a tie. A row not told firmly is checked against every candidate: the one holding the value, or,
+among the entities sharing a name, all of them when they hold one value for its attribute.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from replyguard.models import ValueType
+from replyguard.text.attachment import compatible
+from replyguard.text.lexer import Lexeme
+from replyguard.text.lexicon import KBIndex
+from replyguard.text.temporal import WEEKDAYS
+from replyguard.values import value_key
+
+_TEXTUAL = (ValueType.text, ValueType.enum)
+# temporal mentions that name a day, whose weekday a weekday column may hold
+_DAY_KINDS = frozenset({"date", "weekday", "relative_day", "relative_weekday", "datetime"})
+
+
+@dataclass(frozen=True)
+class Identified:
+    """The entities a value's group points to, best first, and how firmly."""
+
+    ids: list[str]  # the best-scoring candidates (several when they tie)
+    before: int  # how many values said before the value the best candidates hold
+    after: int  # how many said after it they hold
+
+
+class RowFinder:
+    """Which entities hold a value said in a text, under an attribute its type fits."""
+
+    def __init__(self, index: KBIndex) -> None:
+        self.index = index
+        self._table: dict[tuple[str, str], set[str]] | None = None
+        self._memo: dict[tuple[str, object], dict[str, frozenset[str]]] = {}
+
+    def _holders_table(self) -> dict[tuple[str, str], set[str]]:
+        if self._table is None:
+            self._table = defaultdict(set)
+            for entity in self.index.entities.values():
+                for attribute in entity.attributes:
+                    atype = self.index.attribute_type(attribute)
+                    for held in entity.values_of(attribute)[0]:
+                        self._table[(attribute, value_key(atype, str(held)))].add(entity.id)
+        return self._table
+
+    def holders(self, value: Lexeme) -> dict[str, frozenset[str]]:
+        """attribute -> the entities holding the value under it (attributes of a fitting type)."""
+        memo_key = (value.text, (value.value_type, value.attributes))
+        found = self._memo.get(memo_key)
+        if found is None:
+            table = self._holders_table()
+            found = {}
+            texts = [value.text]
+            if value.temporal is not None and value.temporal.kind in _DAY_KINDS:
+                day = value.temporal.date
+                texts += [WEEKDAYS[day.weekday()]] if day else []  # "tomorrow", "March 5"
+            for attribute, spec in self.index.schema.items():
+                if value.attributes and attribute not in value.attributes:
+                    continue
+                # a textual column may hold any value as written ("friday", "the 8th")
+                if not compatible(value.value_type, spec.value_type) and (
+                    value.attributes or spec.value_type not in _TEXTUAL
+                ):
+                    continue
+                ids = set().union(
+                    *(table.get((attribute, value_key(spec.value_type, t)), ()) for t in texts)
+                )
+                if ids:
+                    found[attribute] = frozenset(ids)
+            if len(self._memo) > 4096:
+                self._memo.clear()
+            self._memo[memo_key] = found
+        return found
+
+    def held_by(self, value: Lexeme) -> frozenset[str]:
+        return frozenset().union(*self.holders(value).values())
+
+    def groups(self, values: Sequence[Lexeme]) -> list[list[Lexeme]]:
+        """The values of one sentence as rows: a value of an attribute the current row already
+        has a value of starts a new one."""
+        out: list[list[Lexeme]] = []
+        seen: set[str] = set()
+        for value in values:
+            attributes = set(self.holders(value))
+            if not out or attributes & seen:
+                out.append([])
+                seen = set()
+            out[-1].append(value)
+            seen |= attributes
+        return out
+
+    def identify(
+        self, value: Lexeme, group: Sequence[Lexeme], candidates: Collection[str] | None
+    ) -> Identified | None:
+        """The candidates (all holders when None) the other values of the group point to."""
+        before = [self.held_by(u) for u in group if u.end <= value.start]
+        after = [self.held_by(u) for u in group if u.start >= value.end]
+        pool = (
+            set(candidates) if candidates is not None else set().union(*before, *after)  # type: ignore[arg-type]
+        )
+        if not pool:
+            return None
+        scored = {
+            e: (sum(e in held for held in before), sum(e in held for held in after)) for e in pool
+        }
+        best = max(scored.values())
+        ids = sorted(e for e, score in scored.items() if score == best)
+        return Identified(ids, *best)
+
+    def row_for(
+        self,
+        value: Lexeme,
+        group: Sequence[Lexeme],
+        candidates: Collection[str] | None,
+        focus: Mapping[str, tuple[float, int]],
+        attribute_of: Callable[[str], str | None],
+    ) -> tuple[str, str] | None:
+        """(entity id, resolution) of the row a value is said of: `Values` when told by the
+        values said with it, `Candidates` when checked against every candidate; None when no
+        row can be told. `candidates` are the entities sharing the subject's name (None: any
+        row), `focus` the (salience, order) of the entities in focus, `attribute_of` the
+        attribute the value would fill on an entity (None when none fits)."""
+        holders = self.held_by(value)
+        if value.value_type == ValueType.number and len(value.text.split()) == 1 and not holders:
+            return None  # a bare number could be anything: "2 gas stations"
+        found = self.identify(value, group, candidates)
+        if found is None:
+            return None
+        ids = found.ids
+        if len(ids) > 1:
+            top = max((focus[e] for e in ids if e in focus), default=None)
+            if top is not None:
+                ids = [e for e in ids if focus.get(e) == top]
+        if len(ids) == 1 and (found.before >= 1 or found.after >= 2):
+            return ids[0], "Values"
+        own = [e for e in candidates or () if e in holders]
+        if len(own) == 1:  # of the entities sharing the name, one holds the value said
+            return own[0], "Values"
+        holding = [e for e in ids if e in holders]
+        if holding:
+            return holding[0], "Candidates"
+        if candidates is None:
+            return None
+        attributes = {attribute_of(e) for e in ids}
+        if None in attributes or len(attributes) != 1:
+            return None
+        (attribute,) = attributes
+        entities = self.index.entities
+        held = {tuple(entities[e].values_of(attribute)[0]) for e in ids}  # type: ignore[arg-type]
+        return (ids[0], "Candidates") if len(held) == 1 else None
