@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "replyguard.trace_cli",
     "replyguard.session_cli",
     "replyguard.repl",
+    "replyguard.serve.cli",
 )
 
 

@@ -1,0 +1,64 @@
+"""Prometheus metrics, one registry per app (so several apps in one process stay apart):
+
+    replyguard_requests_total{route,method,status}     requests answered
+    replyguard_request_seconds{route}                  latency of a request (histogram)
+    replyguard_stage_seconds{stage}                    a check's time per stage (histogram)
+    replyguard_recommendations_total{kind}             recommendations given
+    replyguard_flags_total{type}                       hallucination flags and coherence issues
+    replyguard_pending_checks                          checks waiting or running in the pool
+
+`observe_result(result)` takes a PostprocessedResponse as JSON; any route that checks a reply
+(the proxy's too) calls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class Metrics:
+    content_type = "text/plain; version=0.0.4; charset=utf-8"
+
+    def __init__(self, pending: Callable[[], int]) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.requests = Counter(
+            "replyguard_requests", "Requests answered", ["route", "method", "status"], registry=r
+        )
+        self.latency = Histogram(
+            "replyguard_request_seconds", "Request latency", ["route"], buckets=_BUCKETS, registry=r
+        )
+        self.stages = Histogram(
+            "replyguard_stage_seconds",
+            "Check time per stage",
+            ["stage"],
+            buckets=_BUCKETS,
+            registry=r,
+        )
+        self.recommendations = Counter(
+            "replyguard_recommendations", "Recommendations given", ["kind"], registry=r
+        )
+        self.flags = Counter("replyguard_flags", "Flags raised, by type", ["type"], registry=r)
+        gauge = Gauge("replyguard_pending_checks", "Checks waiting or running", registry=r)
+        gauge.set_function(pending)
+
+    def observe_request(self, route: str, method: str, status: int, seconds: float) -> None:
+        self.requests.labels(route, method, str(status)).inc()
+        self.latency.labels(route).observe(seconds)
+
+    def observe_result(self, result: dict[str, Any]) -> None:
+        for stage, ms in result.get("timings_ms", {}).items():
+            self.stages.labels(stage).observe(ms / 1000)
+        self.recommendations.labels(result["recommendation"]["kind"]).inc()
+        for flag in result.get("hallucination_flags", []):
+            self.flags.labels(flag["hallucination_type"]).inc()
+        for issue in result.get("coherence", {}).get("issues", []):
+            self.flags.labels(issue["issue_type"]).inc()
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
