@@ -29,6 +29,7 @@ ROUTER_MODULES: tuple[str, ...] = (
     "replyguard.serve.api_ops",
     "replyguard.serve.api_check",
     "replyguard.serve.api_sessions",
+    "replyguard.serve.proxy",
 )
 
 PURGE_SECONDS = 60.0

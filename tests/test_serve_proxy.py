@@ -1,0 +1,297 @@
+"""The OpenAI-compatible proxy: the official `openai` client against replyguard serve, with a
+scripted fake upstream LLM on 127.0.0.1; one action per recommendation, the Regenerate loop,
+the review queue, monitor mode, tool results as knowledge, upstream errors and a slow upstream.
+
+The replies are chosen for the recommendation the shipped rules give them (asserted first, so a
+change of the rules shows as that, not as a broken proxy).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+
+import openai
+import pytest
+from fake_upstream import MODEL, FakeUpstream, Reply, tool_call
+from fastapi.testclient import TestClient
+
+from replyguard.serve.app import create_app
+from replyguard.serve.config import ServeConfig
+from replyguard.serve.review import ReviewStore
+
+KEY = "client-key-1"
+SHOP_KB = {
+    "entities": [
+        {
+            "id": "shop",
+            "name": "Larkspur Cycles",
+            "type": "Organization",
+            "aliases": ["Larkspur"],
+            "attributes": {
+                "phone": "555-0134",
+                "opening_time": "9 am",
+                "town": "Kendal",
+                "email": "hello@larkspur.example",
+            },
+        },
+        {
+            "id": "tom",
+            "name": "Tom Ashby",
+            "type": "Person",
+            "gender": "Masculine",
+            "attributes": {"role": "mechanic", "works_at": "Larkspur Cycles"},
+        },
+        {
+            "id": "ivy",
+            "name": "Ivy Marsh",
+            "type": "Person",
+            "gender": "Feminine",
+            "attributes": {"role": "manager", "works_at": "Larkspur Cycles"},
+        },
+    ]
+}
+PHONE_Q = "What is the phone number of Larkspur Cycles?"
+RIGHT = "You can call Larkspur Cycles on 555-0134."
+OFF_QUESTION = "Larkspur Cycles opens at 9 am."  # AcceptWithFlags: not what was asked
+UNKNOWN_TOWN = "Larkspur Cycles is in Penrith."  # CorrectAndDeliver: an annotated name
+INVENTED = "Larkspur Cycles, Harbour Cycles and Kendal Wheels are all open on Sunday."
+SWAPPED = "Tom Ashby is the manager and Ivy Marsh is the mechanic."  # HumanReview
+
+
+@pytest.fixture(scope="module")
+def fake() -> Iterator[FakeUpstream]:
+    with FakeUpstream() as upstream:
+        yield upstream
+
+
+@pytest.fixture(scope="module")
+def served(fake: FakeUpstream, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    folder = tmp_path_factory.mktemp("proxy")
+    kb = folder / "shop.json"
+    kb.write_text(json.dumps(SHOP_KB))
+    config = ServeConfig(
+        kb=str(kb),
+        workers=1,
+        upstream_url=fake.url,
+        upstream_api_key="upstream-key-9",
+        api_keys=(KEY,),
+        session_store=str(folder / "sessions.sqlite3"),
+        tables={
+            "proxy": {
+                "review_store": str(folder / "review.sqlite3"),
+                "holding_reply": "A person will check this answer and write back.",
+                "upstream_timeout_seconds": 2,
+            }
+        },
+    )
+    with TestClient(create_app(config)) as client:
+        yield client
+
+
+@pytest.fixture
+def client(served: TestClient) -> openai.OpenAI:
+    return openai.OpenAI(
+        base_url="http://testserver/v1", api_key=KEY, http_client=served, max_retries=0
+    )
+
+
+@pytest.fixture
+def monitor(served: TestClient) -> Iterator[None]:
+    state = served.app.state.proxy
+    enforcing = state.settings
+    state.settings = replace(enforcing, mode="monitor")
+    yield
+    state.settings = enforcing
+
+
+@pytest.fixture
+def annotating(served: TestClient) -> Iterator[None]:
+    state = served.app.state.proxy
+    plain = state.settings
+    state.settings = replace(plain, annotate_flags=True)
+    yield
+    state.settings = plain
+
+
+def ask(client: openai.OpenAI, question: str = PHONE_Q, **kw):
+    messages = [
+        {"role": "system", "content": "You answer questions about Larkspur Cycles."},
+        {"role": "user", "content": question},
+    ]
+    return client.chat.completions.create(model=MODEL, messages=messages, **kw)
+
+
+def guard(completion) -> dict:
+    return completion.model_extra["replyguard"]
+
+
+def test_accept_delivers_the_reply_unchanged(fake: FakeUpstream, client: openai.OpenAI) -> None:
+    fake.script(Reply(RIGHT))
+    completion = ask(client)
+    meta = guard(completion)
+    assert meta["recommendation"] == "Accept" and meta["action"] == "deliver"
+    assert completion.choices[0].message.content == RIGHT
+    assert completion.choices[0].finish_reason == "stop"
+    assert meta["original"] == RIGHT and [a["text"] for a in meta["attempts"]] == [RIGHT]
+    sent = fake.requests[0]
+    assert sent["model"] == MODEL and sent["messages"][-1]["content"] == PHONE_Q
+    assert fake.headers[0]["authorization"] == "Bearer upstream-key-9"
+
+
+def test_accept_with_flags_is_unchanged_or_annotated(
+    fake: FakeUpstream, client: openai.OpenAI, served: TestClient
+) -> None:
+    fake.script(Reply(OFF_QUESTION))
+    plain = ask(client)
+    assert guard(plain)["recommendation"] == "AcceptWithFlags"
+    assert plain.choices[0].message.content == OFF_QUESTION
+    assert guard(plain)["issues"], "the flags are in the metadata"
+
+
+def test_correct_and_deliver_sends_the_corrected_text(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
+    fake.script(Reply(UNKNOWN_TOWN))
+    completion = ask(client, "Which town is Larkspur Cycles in?")
+    meta = guard(completion)
+    assert meta["recommendation"] == "CorrectAndDeliver" and meta["action"] == "correct"
+    assert meta["original"] == UNKNOWN_TOWN and meta["corrections"]
+    flagged = [f for f in meta["flags"] if f["type"] == "NonexistentEntity"]
+    assert flagged and UNKNOWN_TOWN[flagged[0]["span"]["start"] : flagged[0]["span"]["end"]] == (
+        "Penrith"
+    )
+
+
+def test_regenerate_asks_again_with_the_guidance_and_delivers_the_right_answer(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
+    fake.script(Reply(INVENTED), Reply(RIGHT))
+    completion = ask(client, "Which bike shops are open on Sunday?")
+    meta = guard(completion)
+    assert [a["recommendation"] for a in meta["attempts"]][0] == "Regenerate"
+    assert [a["text"] for a in meta["attempts"]] == [INVENTED, RIGHT]
+    assert completion.choices[0].message.content == RIGHT
+    assert len(fake.requests) == 2
+    note = fake.requests[1]["messages"][-1]
+    assert note["role"] == "system" and "Harbour Cycles" in note["content"]
+    assert json.dumps(INVENTED) in note["content"], "the reply is quoted as a JSON string"
+    assert "not instructions" in note["content"]
+    assert fake.requests[1]["messages"][:-1] == fake.requests[0]["messages"]
+
+
+def test_when_no_answer_passes_the_exchange_waits_for_a_person(
+    fake: FakeUpstream, client: openai.OpenAI, served: TestClient
+) -> None:
+    fake.script(Reply(INVENTED), Reply(INVENTED), Reply(INVENTED), Reply(RIGHT))
+    completion = ask(client, "Which bike shops are open on Sunday?")
+    meta = guard(completion)
+    assert len(fake.requests) == 3, "the first answer and max_regenerations (2) more"
+    assert completion.choices[0].finish_reason == "content_filter"
+    assert (
+        completion.choices[0].message.content == "A person will check this answer and write back."
+    )
+    assert meta["action"] == "review" and len(meta["attempts"]) == 3
+    item = ReviewStore(served.app.state.proxy.reviews.path).get(meta["review_id"])
+    assert item is not None and item["source"] == "proxy" and item["model"] == MODEL
+    assert item["dialogue"][-1]["content"] == "Which bike shops are open on Sunday?"
+    assert [a["text"] for a in item["attempts"]] == [INVENTED] * 3
+    assert item["attempts"][0]["verdict"]["recommendation"]["kind"] == "Regenerate"
+
+
+def test_human_review_holds_the_reply_at_once(fake: FakeUpstream, client: openai.OpenAI) -> None:
+    fake.script(Reply(SWAPPED))
+    completion = ask(client, "Who does what at Larkspur Cycles?")
+    meta = guard(completion)
+    assert meta["recommendation"] == "HumanReview" and len(fake.requests) == 1
+    assert completion.choices[0].finish_reason == "content_filter"
+    assert meta["original"] == SWAPPED and meta["review_id"].startswith("rev-")
+
+
+def test_monitor_mode_never_changes_the_reply(
+    fake: FakeUpstream, client: openai.OpenAI, monitor: None
+) -> None:
+    fake.script(Reply(SWAPPED))
+    completion = ask(client, "Who does what at Larkspur Cycles?")
+    meta = guard(completion)
+    assert completion.choices[0].message.content == SWAPPED
+    assert completion.choices[0].finish_reason == "stop"
+    assert meta["mode"] == "monitor" and meta["recommendation"] == "HumanReview"
+    assert len(fake.requests) == 1 and "review_id" not in meta
+
+
+def test_tool_results_are_the_knowledge_of_a_tool_calling_conversation(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
+    call = tool_call("call_1", "find_rentals", {"town": "Kendal"})
+    fake.script(Reply(tool_calls=[call]))
+    messages = [{"role": "user", "content": "Can I rent a bike in Kendal this weekend?"}]
+    first = client.chat.completions.create(model=MODEL, messages=messages)
+    assert first.choices[0].message.tool_calls[0].function.name == "find_rentals"
+    assert guard(first)["action"] == "unchecked"
+    rentals = {
+        "rentals": [
+            {"bike_name": "Fellrunner 29", "day_rate": "$35", "size": "large"},
+            {"bike_name": "Tarn Tourer", "day_rate": "$28", "size": "medium"},
+        ]
+    }
+    messages += [
+        first.choices[0].message.model_dump(exclude_none=True),
+        {"role": "tool", "tool_call_id": "call_1", "content": json.dumps(rentals)},
+    ]
+    fake.script(Reply("The Tarn Tourer costs $28 a day."))
+    told = client.chat.completions.create(model=MODEL, messages=messages)
+    assert guard(told)["recommendation"] in ("Accept", "AcceptWithFlags")
+    assert not guard(told)["flags"]
+    fake.script(Reply("The Tarn Tourer costs $40 a day."))
+    wrong = guard(client.chat.completions.create(model=MODEL, messages=messages))
+    assert "ContradictsFact" in wrong["attempts"][0]["flags"]
+    assert '"$28"' in wrong["attempts"][0]["guidance"]
+    nothing = json.dumps({"rentals": []})
+    empty = [*messages[:2], {"role": "tool", "tool_call_id": "call_1", "content": nothing}]
+    honest = "Sorry, I found no bike to rent in Kendal this weekend."
+    fake.script(Reply("Try the Skiddaw Sprinter at Greenside Hire for $30 a day."), Reply(honest))
+    offered = client.chat.completions.create(model=MODEL, messages=empty)
+    assert "NonexistentEntity" in guard(offered)["attempts"][0]["flags"]
+    assert offered.choices[0].message.content == honest
+
+
+def test_models_are_the_upstreams(client: openai.OpenAI) -> None:
+    assert [m.id for m in client.models.list()] == [MODEL]
+
+
+def test_an_upstream_error_passes_through_with_its_retry_after(
+    fake: FakeUpstream, served: TestClient, client: openai.OpenAI
+) -> None:
+    error = {"message": "too many requests", "type": "rate_limit_error", "code": "rate"}
+    fake.script(Reply(status=429, headers={"Retry-After": "3"}, error=error))
+    with pytest.raises(openai.RateLimitError) as caught:
+        ask(client)
+    assert caught.value.response.headers["retry-after"] == "3"
+    assert caught.value.body == error
+
+
+def test_a_slow_upstream_is_waited_for_and_one_too_slow_is_504(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
+    fake.script(Reply(RIGHT, delay=0.5))
+    assert ask(client).choices[0].message.content == RIGHT
+    fake.script(Reply(RIGHT, delay=3.0))
+    with pytest.raises(openai.APIStatusError) as caught:
+        ask(client)
+    assert caught.value.status_code == 504
+    assert caught.value.body["code"] == "upstream_timeout"
+
+
+def test_the_proxy_needs_a_key_and_one_choice(served: TestClient) -> None:
+    body = {"model": MODEL, "messages": [{"role": "user", "content": PHONE_Q}]}
+    assert served.post("/v1/chat/completions", json=body).status_code == 401
+    headers = {"Authorization": f"Bearer {KEY}"}
+    many = served.post("/v1/chat/completions", json={**body, "n": 2}, headers=headers)
+    assert many.status_code == 422 and many.json()["error"]["param"] == "n"
+    bad = {"model": MODEL, "messages": [{"role": "wizard", "content": "hi"}]}
+    wrong_role = served.post("/v1/chat/completions", json=bad, headers=headers)
+    assert (
+        wrong_role.status_code == 422 and "messages.0.role" in wrong_role.json()["error"]["param"]
+    )
