@@ -106,15 +106,6 @@ def monitor(served: TestClient) -> Iterator[None]:
     state.settings = enforcing
 
 
-@pytest.fixture
-def annotating(served: TestClient) -> Iterator[None]:
-    state = served.app.state.proxy
-    plain = state.settings
-    state.settings = replace(plain, annotate_flags=True)
-    yield
-    state.settings = plain
-
-
 def ask(client: openai.OpenAI, question: str = PHONE_Q, **kw):
     messages = [
         {"role": "system", "content": "You answer questions about Larkspur Cycles."},
@@ -140,8 +131,8 @@ def test_accept_delivers_the_reply_unchanged(fake: FakeUpstream, client: openai.
     assert fake.headers[0]["authorization"] == "Bearer upstream-key-9"
 
 
-def test_accept_with_flags_is_unchanged_or_annotated(
-    fake: FakeUpstream, client: openai.OpenAI, served: TestClient
+def test_accept_with_flags_is_unchanged_by_default(
+    fake: FakeUpstream, client: openai.OpenAI
 ) -> None:
     fake.script(Reply(OFF_QUESTION))
     plain = ask(client)
@@ -295,3 +286,96 @@ def test_the_proxy_needs_a_key_and_one_choice(served: TestClient) -> None:
     assert (
         wrong_role.status_code == 422 and "messages.0.role" in wrong_role.json()["error"]["param"]
     )
+
+
+# --------------------------------------------------------------------------- streaming
+
+
+def stream(client: openai.OpenAI, question: str = PHONE_Q) -> tuple[str, list]:
+    chunks = list(ask(client, question, stream=True))
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    return text, chunks
+
+
+def test_a_stream_releases_checked_sentences_and_ends_with_the_metadata(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
+    reply = f"{RIGHT} Ask for Tom Ashby, the mechanic."
+    fake.script(Reply(reply, chunk_chars=4))
+    text, chunks = stream(client)
+    assert text == reply
+    last = chunks[-1]
+    assert last.choices[0].finish_reason == "stop"
+    meta = last.model_extra["replyguard"]
+    assert meta["original"] == reply and meta["delivered"] == reply
+    assert len(meta["attempts"]) == 2, "one check per sentence"
+    assert [a["text"] for a in meta["attempts"]] == [RIGHT + " ", reply]
+    assert fake.requests[0]["stream"] is True
+
+
+def test_a_sentence_needing_review_after_others_went_out_ends_the_stream(
+    fake: FakeUpstream, client: openai.OpenAI, served: TestClient
+) -> None:
+    fake.script(Reply(f"{RIGHT} {SWAPPED} Anything else?"))
+    received = []
+    with pytest.raises(openai.APIError) as caught:
+        for chunk in ask(client, "Who works at Larkspur Cycles?", stream=True):
+            received.append(chunk.choices[0].delta.content or "")
+    assert "".join(received) == RIGHT + " "
+    assert "HumanReview" in caught.value.message
+    error = caught.value.body
+    assert error["type"] == "guardrails_violation"
+    meta = error["replyguard"]
+    assert meta["recommendation"] == "HumanReview" and meta["delivered"] == RIGHT + " "
+    assert served.app.state.proxy.reviews.get(meta["review_id"])["source"] == "proxy-stream"
+
+
+def test_a_first_sentence_that_fails_is_answered_as_without_streaming(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
+    fake.script(Reply(INVENTED), Reply(RIGHT))
+    text, chunks = stream(client, "Which bike shops are open on Sunday?")
+    assert text == RIGHT
+    meta = chunks[-1].model_extra["replyguard"]
+    assert meta["streamed"] == "buffered" and [a["text"] for a in meta["attempts"]] == [
+        INVENTED,
+        RIGHT,
+    ]
+    assert fake.requests[0]["stream"] is True and fake.requests[1]["stream"] is False
+
+
+def test_a_monitored_stream_passes_the_reply_through(
+    fake: FakeUpstream, client: openai.OpenAI, monitor: None
+) -> None:
+    fake.script(Reply(SWAPPED))
+    text, chunks = stream(client, "Who does what at Larkspur Cycles?")
+    assert text == SWAPPED
+    meta = chunks[-1].model_extra["replyguard"]
+    assert meta["mode"] == "monitor" and meta["recommendation"] == "HumanReview"
+
+
+def test_a_stream_error_before_any_chunk_keeps_its_status(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
+    fake.script(Reply(status=503, headers={"Retry-After": "9"}))
+    with pytest.raises(openai.APIStatusError) as caught:
+        stream(client)
+    assert caught.value.status_code == 503
+    assert caught.value.response.headers["retry-after"] == "9"
+
+
+def test_a_corrected_sentence_goes_out_corrected() -> None:
+    from replyguard.serve.guard import Verdict
+    from replyguard.serve.streaming import _corrected_after, complete_sentences
+
+    sent = "Tom Ashby is the mechanik. "
+    checked = sent + "Ivy Marsh is the mechanic."
+    corrected = "Tom Ashby is the mechanic. Ivy Marsh is the manager."
+    corrections = [
+        {"span": {"start": 17, "end": 25}, "replacement": "mechanic", "original": "mechanik"},
+        {"span": {"start": 44, "end": 52}, "replacement": "manager", "original": "mechanic"},
+    ]
+    verdict = Verdict(checked, {"corrected": {"corrected": corrected, "corrections": corrections}})
+    assert _corrected_after(verdict, len(sent)) == "Ivy Marsh is the manager."
+    assert complete_sentences(checked, 0) == [len(sent)]
+    assert complete_sentences("Call Dr. Lee on 555-0134. Then", 0) == [26]
