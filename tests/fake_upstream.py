@@ -34,6 +34,13 @@ class Reply:
     chunk_chars: int = 7
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that hung up (the proxy gave up on a slow answer) is not an error."""
+
+
 def tool_call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": call_id,
@@ -48,8 +55,7 @@ class FakeUpstream:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
+        self._server = _Server(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 

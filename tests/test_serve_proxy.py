@@ -379,3 +379,77 @@ def test_a_corrected_sentence_goes_out_corrected() -> None:
     assert _corrected_after(verdict, len(sent)) == "Ivy Marsh is the manager."
     assert complete_sentences(checked, 0) == [len(sent)]
     assert complete_sentences("Call Dr. Lee on 555-0134. Then", 0) == [26]
+
+
+# --------------------------------------------------------------------------- LiteLLM
+
+
+def litellm_call(input_type: str, texts: list[str], call_id: str | None, messages=None) -> dict:
+    """A request as LiteLLM's generic_guardrail_api hook sends it: every field, unset ones null."""
+    return {
+        "input_type": input_type,
+        "litellm_call_id": call_id,
+        "litellm_trace_id": None,
+        "structured_messages": messages,
+        "images": None,
+        "tools": None,
+        "texts": texts,
+        "request_data": {"user_api_key_alias": "team-a"},
+        "request_headers": None,
+        "litellm_version": "1.108.7",
+        "additional_provider_specific_params": {},
+        "tool_calls": None,
+        "model": MODEL,
+    }
+
+
+def guardrail(served: TestClient, body: dict) -> dict:
+    response = served.post(
+        "/beta/litellm_basic_guardrail_api", json=body, headers={"x-api-key": KEY}
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_litellm_pre_call_passes_and_its_dialogue_is_joined_to_the_reply(
+    served: TestClient,
+) -> None:
+    messages = [
+        {"role": "system", "content": "You answer questions about Larkspur Cycles."},
+        {"role": "user", "content": "Who does what at Larkspur Cycles?"},
+    ]
+    texts = [m["content"] for m in messages]
+    before = guardrail(served, litellm_call("request", texts, "call-7", messages))
+    assert before == {"action": "NONE", "blocked_reason": None, "texts": texts}
+    after = guardrail(served, litellm_call("response", [SWAPPED], "call-7"))
+    assert after["action"] == "BLOCKED" and after["texts"] == [SWAPPED]
+    assert after["blocked_reason"].startswith("replyguard: the reply needs a person's review")
+    review_id = after["blocked_reason"].rsplit(" ", 1)[-1]
+    item = served.app.state.proxy.reviews.get(review_id)
+    assert item["source"] == "litellm" and item["dialogue"] == messages
+
+
+def test_litellm_gets_one_text_per_text_and_the_verdicts_mapped(served: TestClient) -> None:
+    right = guardrail(served, litellm_call("response", [RIGHT, ""], "call-8"))
+    assert right == {"action": "NONE", "blocked_reason": None, "texts": [RIGHT, ""]}
+    regenerate = guardrail(served, litellm_call("response", [INVENTED], None))
+    assert regenerate["action"] == "BLOCKED" and "written again" in regenerate["blocked_reason"]
+    question = [{"role": "user", "content": "Which town is Larkspur Cycles in?"}]
+    guardrail(served, litellm_call("request", [question[0]["content"]], "call-9", question))
+    corrected = guardrail(served, litellm_call("response", [UNKNOWN_TOWN], "call-9"))
+    assert corrected["action"] == "GUARDRAIL_INTERVENED" and len(corrected["texts"]) == 1
+
+
+def test_litellm_in_monitor_mode_never_blocks(served: TestClient, monitor: None) -> None:
+    answer = guardrail(served, litellm_call("response", [SWAPPED], None))
+    assert answer == {"action": "NONE", "blocked_reason": None, "texts": [SWAPPED]}
+
+
+def test_litellm_route_needs_the_key(served: TestClient) -> None:
+    body = litellm_call("response", [RIGHT], None)
+    assert served.post("/beta/litellm_basic_guardrail_api", json=body).status_code == 401
+    wrong = {**body, "input_type": "midway"}
+    answer = served.post(
+        "/beta/litellm_basic_guardrail_api", json=wrong, headers={"x-api-key": KEY}
+    )
+    assert answer.status_code == 422 and answer.json()["error"]["param"] == "input_type"

@@ -30,6 +30,7 @@ ROUTER_MODULES: tuple[str, ...] = (
     "replyguard.serve.api_check",
     "replyguard.serve.api_sessions",
     "replyguard.serve.proxy",
+    "replyguard.serve.litellm",
 )
 
 PURGE_SECONDS = 60.0
