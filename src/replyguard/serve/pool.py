@@ -25,11 +25,12 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from typing import Any
 
+from replyguard.errors import ReplyguardError
 from replyguard.serve import worker as worker_module
 from replyguard.serve.worker import EngineSpec, Worker
 
-# How long each start-up ping holds its worker, so that N pings go to N distinct processes.
-_START_HOLD_SECONDS = 0.2
+# How long start-up waits for every worker to have built its engine.
+_START_SECONDS = 600
 
 
 class Busy(Exception):
@@ -41,14 +42,28 @@ class Unavailable(Exception):
 
 
 _worker: Worker | None = None
+_started: Any = None  # a multiprocessing Barrier of all the pool's workers
 
 
-def _start_worker(spec: EngineSpec, parent: int) -> None:
+def _start_worker(spec: EngineSpec, parent: int, started: Any) -> None:
     from replyguard.batch import _follow_parent  # a worker ends when the service does
 
-    global _worker
+    global _worker, _started
     _follow_parent(parent)
+    _started = started
     _worker = Worker(spec)
+
+
+def _started_ping(worker: Worker) -> dict[str, Any]:
+    """Wait until every worker of the pool is here (so each builds its engine, and each answers
+    one ping), then the worker's description; a worker whose engine failed breaks the wait."""
+    try:
+        info = worker_module.ping(worker)
+    except BaseException:
+        _started.abort()
+        raise
+    _started.wait(_START_SECONDS)
+    return info
 
 
 def _run(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
@@ -68,27 +83,33 @@ class EnginePool:
 
     def _new_executor(self) -> ProcessPoolExecutor:
         # spawn: a forked hyperon runtime (or a forked event loop's threads) is not safe to reuse
+        context = get_context("spawn")
         return ProcessPoolExecutor(
             self.workers,
-            get_context("spawn"),
+            context,
             initializer=_start_worker,
-            initargs=(self.spec, os.getpid()),
+            initargs=(self.spec, os.getpid(), context.Barrier(self.workers)),
         )
 
     async def start(self) -> list[dict[str, Any]]:
         """Build every worker's engine; the KB's or rules' load error is raised here."""
         pings = [
-            asyncio.wrap_future(
-                self._executor.submit(_run, worker_module.ping, (_START_HOLD_SECONDS,))
-            )
+            asyncio.wrap_future(self._executor.submit(_run, _started_ping, ()))
             for _ in range(self.workers)
         ]
-        try:
-            return list(await asyncio.gather(*pings))
-        except BaseException:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self.closed = True
-            raise
+        answers = await asyncio.gather(*pings, return_exceptions=True)
+        failures = [a for a in answers if isinstance(a, BaseException)]
+        if not failures:
+            return answers  # type: ignore[return-value]
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        self.closed = True
+        # the worker whose engine failed says why; the others only saw the wait broken
+        own = [f for f in failures if isinstance(f, ReplyguardError)]
+        if own:
+            raise own[0]
+        if isinstance(failures[0], BrokenProcessPool):
+            raise Unavailable("a worker process ended while building its engine") from None
+        raise failures[0]
 
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         """fn(worker, *args) in a worker process, its return value or its exception."""

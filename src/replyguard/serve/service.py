@@ -45,12 +45,12 @@ class Service:
     async def start(cls, config: ServeConfig) -> Service:
         """Open the session store and build every worker's engine (InputError/RuleError on a
         KB, rules or store that cannot be used)."""
-        store = SessionStore(config.session_store, config.session_ttl)
         pool = _pool(config)
+        engines = await pool.start()
         try:
-            engines = await pool.start()
+            store = SessionStore(config.session_store, config.session_ttl)
         except BaseException:
-            store.close()
+            await pool.close()
             raise
         service = cls(config, pool, store)
         service.engines = engines

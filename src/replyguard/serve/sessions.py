@@ -55,13 +55,13 @@ class SessionStore:
             except psycopg.Error as exc:
                 raise InputError(f"sessions.store: cannot connect ({exc})") from None
         else:
-            Path(target).parent.mkdir(parents=True, exist_ok=True)
             try:
+                Path(target).parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(
                     target, check_same_thread=False, isolation_level=None, timeout=30
                 )
                 self._db.execute("PRAGMA journal_mode=WAL")
-            except sqlite3.Error as exc:
+            except (OSError, sqlite3.Error) as exc:
                 raise InputError(f"{target}: cannot open the session store ({exc})") from None
         with self._transaction() as cur:
             for statement in _SCHEMA:
