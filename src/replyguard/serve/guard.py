@@ -15,6 +15,7 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
@@ -33,6 +34,7 @@ HOLDING_REPLY = (
     "who will get back to you."
 )
 MODES = ("enforce", "monitor")
+REVIEW_FILE = "replyguard-review.sqlite3"
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class ProxySettings:
     max_regenerations: int = 2
     annotate_flags: bool = False  # AcceptWithFlags: deliver the annotated text
     holding_reply: str = HOLDING_REPLY
-    review_store: str = "replyguard-review.sqlite3"
+    review_store: str = ""  # a SQLite file; default: replyguard-review.sqlite3 by the sessions'
     upstream_timeout_seconds: float = 60.0
     call_memory_seconds: float = 600.0  # how long LiteLLM's pre_call messages are kept
     call_memory_size: int = 10_000
@@ -88,7 +90,7 @@ class ProxyState:
             if config.upstream_url
             else None
         )
-        self.reviews = ReviewStore(self.settings.review_store)
+        self.reviews = ReviewStore(self.settings.review_store or _beside(config.session_store))
         self.calls = CallMemory(self.settings.call_memory_seconds, self.settings.call_memory_size)
         self._actions: tuple[object, dict[str, dict[str, str]]] | None = None
 
@@ -114,6 +116,13 @@ class ProxyState:
         if self.upstream is not None:
             await self.upstream.aclose()
         self.reviews.close()
+
+
+def _beside(session_store: str) -> str:
+    """The default review store: a file in the session store's folder (the working folder when
+    the sessions are in PostgreSQL)."""
+    folder = Path(".") if "://" in session_store else Path(session_store).parent
+    return str(folder / REVIEW_FILE)
 
 
 def rule_facts(worker: Any, heads: Sequence[str]) -> dict[str, dict[str, str]]:
