@@ -32,6 +32,7 @@ class Reply:
     error: dict[str, Any] | None = None
     delay: float = 0.0
     chunk_chars: int = 7
+    chunk_delay: float = 0.0  # seconds between streamed chunks (a model's token rate)
 
 
 class _Server(ThreadingHTTPServer):
@@ -163,6 +164,7 @@ class FakeUpstream:
                 for event in events:
                     self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
                     self.wfile.flush()
+                    time.sleep(reply.chunk_delay)
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
                 self.close_connection = True
