@@ -115,24 +115,20 @@ def _flags(result) -> set[HallucinationType]:
     return {f.hallucination_type for f in result.hallucination_flags}
 
 
+def _garage_check(engine: Engine, reply: str):
+    return engine.postprocess(
+        reply,
+        MESSAGES[1]["content"],
+        MESSAGES[:2],
+        reference_time=WHEN,
+        tool_results=tool_results_from_messages(MESSAGES),
+    )
+
+
 def test_the_reply_is_checked_against_what_the_tool_returned(engine: Engine) -> None:
-    query = MESSAGES[1]["content"]
-    results = tool_results_from_messages(MESSAGES)
-    right = engine.postprocess(
-        "Millbrook Motors in Ashford charges $85 an hour.",
-        query,
-        MESSAGES[:2],
-        reference_time=WHEN,
-        tool_results=results,
-    )
+    right = _garage_check(engine, "Millbrook Motors in Ashford charges $85 an hour.")
     assert right.recommendation.kind == "Accept", right.recommendation
-    wrong = engine.postprocess(
-        "Quayside Autos charges $95 an hour.",
-        query,
-        MESSAGES[:2],
-        reference_time=WHEN,
-        tool_results=results,
-    )
+    wrong = _garage_check(engine, "Quayside Autos charges $95 an hour.")
     assert HallucinationType.ContradictsFact in _flags(wrong)
     assert "$70" in wrong.corrected.corrected
 
