@@ -453,3 +453,33 @@ def test_litellm_route_needs_the_key(served: TestClient) -> None:
         "/beta/litellm_basic_guardrail_api", json=wrong, headers={"x-api-key": KEY}
     )
     assert answer.status_code == 422 and answer.json()["error"]["param"] == "input_type"
+
+
+# --------------------------------------------------------------------------- check and metrics
+
+
+def test_a_case_sent_to_v1_check_carries_tool_results(served: TestClient) -> None:
+    rows = [{"bike_name": "Tarn Tourer", "day_rate": "$28"}]
+    case = {
+        "dialogue": [{"role": "user", "content": "How much is the Tarn Tourer a day?"}],
+        "query": "How much is the Tarn Tourer a day?",
+        "response": "The Tarn Tourer costs $31 a day.",
+        "tool_results": [rows],
+    }
+    headers = {"Authorization": f"Bearer {KEY}"}
+    told = served.post("/v1/check", json=case, headers=headers).json()
+    kinds = {f["hallucination_type"] for f in told["result"]["hallucination_flags"]}
+    assert "ContradictsFact" in kinds and "$28" in told["result"]["corrected"]["corrected"]
+    alone = served.post("/v1/check", json={**case, "tool_results": []}, headers=headers).json()
+    assert "ContradictsFact" not in {
+        f["hallucination_type"] for f in alone["result"]["hallucination_flags"]
+    }
+
+
+def test_the_upstream_time_is_a_stage_of_the_metrics(
+    fake: FakeUpstream, client: openai.OpenAI, served: TestClient
+) -> None:
+    fake.script(Reply(RIGHT))
+    ask(client)
+    text = served.get("/metrics", headers={"Authorization": f"Bearer {KEY}"}).text
+    assert 'replyguard_stage_seconds_count{stage="upstream"}' in text

@@ -16,7 +16,15 @@ import json
 import logging
 from typing import Any
 
-from replyguard.serve.guard import Conversation, ProxyState, Verdict, judge, metadata, text_of
+from replyguard.serve.guard import (
+    Conversation,
+    ProxyState,
+    Verdict,
+    ask_upstream,
+    judge,
+    metadata,
+    text_of,
+)
 from replyguard.serve.limits import check_reply_length
 from replyguard.serve.service import Service
 from replyguard.serve.upstream import Unreachable
@@ -80,7 +88,7 @@ async def act(
             )
         if action != "regenerate" or len(attempts) > settings.max_regenerations:
             return await _hold(state, request, completion, verdict, attempts)
-        completion = await state.require_upstream().chat(with_guidance(request, verdict))
+        completion = await ask_upstream(service, state, with_guidance(request, verdict))
         text = reply_text(completion)
         if text is None:
             return {

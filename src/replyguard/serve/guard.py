@@ -265,6 +265,17 @@ class Verdict:
         }
 
 
+async def ask_upstream(
+    service: Service, state: ProxyState, request: dict[str, Any]
+) -> dict[str, Any]:
+    """The upstream's completion of `request`, its time in the `upstream` stage histogram."""
+    started = time.perf_counter()
+    try:
+        return await state.require_upstream().chat(request)
+    finally:
+        service.metrics.stages.labels("upstream").observe(time.perf_counter() - started)
+
+
 async def judge(service: Service, conversation: Conversation, text: str) -> Verdict:
     """`text` checked in `conversation` on the engine pool, counted in the metrics."""
     answer = await service.pool.check(conversation.case(text))

@@ -17,7 +17,13 @@ from replyguard.serve.actions import act
 from replyguard.serve.api_check import ERRORS, require_ready
 from replyguard.serve.auth import require_key
 from replyguard.serve.errors import ApiError
-from replyguard.serve.guard import Conversation, ProxyDep, proxy_lifespan, upstream_failure
+from replyguard.serve.guard import (
+    Conversation,
+    ProxyDep,
+    ask_upstream,
+    proxy_lifespan,
+    upstream_failure,
+)
 from replyguard.serve.service import ServiceDep
 from replyguard.serve.streaming import stream_completion
 from replyguard.serve.upstream import Unreachable, UpstreamError
@@ -68,7 +74,7 @@ async def chat_completions(body: ChatRequest, service: ServiceDep, state: ProxyD
     try:
         if body.stream:
             return await stream_completion(service, state, request, conversation)
-        completion = await state.require_upstream().chat(request)
+        completion = await ask_upstream(service, state, request)
         return JSONResponse(await act(service, state, request, conversation, completion))
     except (UpstreamError, Unreachable) as exc:
         return upstream_failure(exc)
