@@ -97,8 +97,9 @@ class ProxyState:
     def require_upstream(self) -> Upstream:
         if self.upstream is None:
             raise ApiError(
-                502,
-                "no upstream configured: give --upstream URL or [upstream] url",
+                404,
+                "this service proxies to no upstream: start it with --upstream URL "
+                "(or [upstream] url) to use the OpenAI-compatible routes",
                 code="no_upstream",
             )
         return self.upstream
@@ -176,8 +177,6 @@ class CallMemory:
 
 # --------------------------------------------------------------------------- conversations
 
-_TURN_FIELDS = ("role", "content", "name", "tool_calls", "tool_call_id", "function_call")
-
 
 @dataclass
 class Conversation:
@@ -189,12 +188,14 @@ class Conversation:
     tool_results: list[object] = field(default_factory=list)
 
     @classmethod
-    def from_messages(cls, messages: Sequence[Mapping[str, Any]]) -> Conversation:
-        turns = [_turn(m) for m in messages]
+    def from_messages(cls, messages: Sequence[object]) -> Conversation:
+        """The conversation of chat messages (entries that are not messages are left out)."""
+        chat = [m for m in messages if isinstance(m, Mapping) and isinstance(m.get("role"), str)]
+        turns = [_turn(m) for m in chat]
         users = [i for i, t in enumerate(turns) if t["role"] == "user"]
         last = users[-1] if users else len(turns) - 1
         query = turns[last]["content"] if users else ""
-        return cls(turns[: last + 1], query, tool_results_from_messages(list(messages)))
+        return cls(turns[: last + 1], query, tool_results_from_messages(chat))
 
     def case(self, response: str) -> dict[str, Any]:
         """The case-file document checking `response` in this conversation."""
@@ -210,8 +211,7 @@ class Conversation:
 
 def _turn(message: Mapping[str, Any]) -> dict[str, Any]:
     """A chat message as a turn: its text parts joined (images and audio are not read)."""
-    turn = {k: message[k] for k in _TURN_FIELDS if message.get(k) is not None}
-    turn["content"] = text_of(message.get("content"))
+    turn = {"role": message["role"], "content": text_of(message.get("content"))}
     return turn
 
 

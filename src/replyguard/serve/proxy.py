@@ -32,7 +32,8 @@ router = APIRouter(dependencies=[Depends(require_key)], tags=["proxy"], lifespan
 
 PROXY_ERRORS = {
     **ERRORS,
-    502: {"description": "the upstream cannot be reached (or none is configured)"},
+    404: {"description": "no upstream is configured"},
+    502: {"description": "the upstream cannot be reached"},
     504: {"description": "the upstream did not answer in time"},
 }
 
