@@ -483,3 +483,24 @@ def test_the_upstream_time_is_a_stage_of_the_metrics(
     ask(client)
     text = served.get("/metrics", headers={"Authorization": f"Bearer {KEY}"}).text
     assert 'replyguard_stage_seconds_count{stage="upstream"}' in text
+
+
+def test_a_person_reads_and_resolves_the_review_queue(
+    fake: FakeUpstream, client: openai.OpenAI, served: TestClient
+) -> None:
+    fake.script(Reply(SWAPPED))
+    review_id = guard(ask(client, "Who runs Larkspur Cycles?"))["review_id"]
+    headers = {"Authorization": f"Bearer {KEY}"}
+    listed = served.get("/v1/review", headers=headers).json()["items"]
+    assert listed[0]["id"] == review_id and "attempts" not in listed[0]
+    item = served.get(f"/v1/review/{review_id}", headers=headers).json()
+    assert item["attempts"][0]["text"] == SWAPPED
+    done = served.post(
+        f"/v1/review/{review_id}/resolve", json={"note": "rang them"}, headers=headers
+    )
+    assert done.json() == {"id": review_id, "status": "resolved"}
+    assert review_id not in [
+        i["id"] for i in served.get("/v1/review", headers=headers).json()["items"]
+    ]
+    assert served.get("/v1/review/rev-missing", headers=headers).status_code == 404
+    assert served.get("/v1/review").status_code == 401
