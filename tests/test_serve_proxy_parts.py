@@ -95,3 +95,26 @@ def test_the_review_store_keeps_items_until_resolved(tmp_path) -> None:
 def test_a_review_store_that_cannot_be_opened_is_an_input_error(tmp_path) -> None:
     with pytest.raises(InputError, match="cannot open the review store"):
         ReviewStore(tmp_path / "missing" / "dir" / "r.sqlite3")
+
+
+def test_proxy_settings_are_read_and_a_wrong_one_is_named() -> None:
+    from replyguard.serve.guard import ProxySettings
+
+    settings = ProxySettings.from_table(
+        {"mode": "monitor", "max-regenerations": 0, "upstream_timeout_seconds": 5}
+    )
+    assert (settings.mode, settings.max_regenerations, settings.upstream_timeout_seconds) == (
+        "monitor",
+        0,
+        5,
+    )
+    for table, problem in [
+        ({"mode": "shadow"}, "proxy.mode: expected one of enforce, monitor"),
+        ({"max_regenerations": "two"}, "proxy.max_regenerations: expected a whole number"),
+        ({"max_regenerations": 1.5}, "proxy.max_regenerations: expected a whole number"),
+        ({"annotate_flags": 1}, "proxy.annotate_flags: expected true or false"),
+        ({"retries": 3}, "proxy.retries: unknown setting"),
+        ({"upstream_timeout_seconds": 0}, "proxy.upstream_timeout_seconds: must be a positive"),
+    ]:
+        with pytest.raises(InputError, match=f"^serve.toml: {problem}"):
+            ProxySettings.from_table(table, "serve.toml")

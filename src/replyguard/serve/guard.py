@@ -37,6 +37,9 @@ MODES = ("enforce", "monitor")
 REVIEW_FILE = "replyguard-review.sqlite3"
 
 
+_KIND_NAMES = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}
+
+
 @dataclass(frozen=True)
 class ProxySettings:
     mode: str = "enforce"  # monitor: never change a reply, only record the verdicts
@@ -58,13 +61,11 @@ class ProxySettings:
             kind = kinds.get(key)
             if kind is None:
                 raise InputError(f"{origin}: proxy.{raw_key}: unknown setting")
-            numeric = kind in (int, float) and isinstance(value, int | float)
+            numeric = kind is float and isinstance(value, int | float)
             if isinstance(value, bool) != (kind is bool) or not (
                 isinstance(value, kind) or numeric
             ):
-                raise InputError(f"{origin}: proxy.{raw_key}: expected {kind.__name__}")
-            if kind is int and not isinstance(value, int):
-                raise InputError(f"{origin}: proxy.{raw_key}: expected a whole number")
+                raise InputError(f"{origin}: proxy.{raw_key}: expected {_KIND_NAMES[kind]}")
             values[key] = value
         settings = cls(**values)
         if settings.mode not in MODES:
