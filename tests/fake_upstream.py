@@ -158,8 +158,15 @@ class FakeUpstream:
                     }
                     for p in pieces
                 ]
+                calls = [{"index": k, **call} for k, call in enumerate(reply.tool_calls or [])]
+                if calls:
+                    delta = {"tool_calls": calls}
+                    events.append(
+                        {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+                    )
+                finish = "tool_calls" if calls else "stop"
                 events.append(
-                    {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+                    {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
                 )
                 for event in events:
                     self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())

@@ -354,6 +354,19 @@ def test_a_monitored_stream_passes_the_reply_through(
     assert meta["mode"] == "monitor" and meta["recommendation"] == "HumanReview"
 
 
+def test_a_streamed_tool_call_passes_through_unchecked(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
+    fake.script(Reply(tool_calls=[tool_call("call_4", "find_rentals", {"town": "Kendal"})]))
+    chunks = list(ask(client, "Can I rent a bike?", stream=True))
+    calls = [
+        c.choices[0].delta.tool_calls for c in chunks if c.choices and c.choices[0].delta.tool_calls
+    ]
+    assert calls and calls[0][0].function.name == "find_rentals"
+    assert chunks[-1].choices[0].finish_reason == "tool_calls"
+    assert chunks[-1].model_extra["replyguard"]["action"] == "unchecked"
+
+
 def test_a_stream_error_before_any_chunk_keeps_its_status(
     fake: FakeUpstream, client: openai.OpenAI
 ) -> None:
