@@ -472,3 +472,17 @@ def test_no_generated_request_is_a_server_error(base):
             call()
         except Unsatisfiable:  # nothing to get wrong in a request without inputs
             assert mode is GenerationMode.NEGATIVE
+
+
+def test_a_kb_that_fails_at_reload_leaves_the_old_engines_serving(client, kb_file):
+    document = case("Which department is Sarah in?", "Sarah works in Marketing.")
+    before = client.post("/v1/check", json=document).json()
+    Path(kb_file).write_text('{"entities": [{"id": "bad id"}]}', encoding="utf-8")
+    try:
+        failed = client.post("/v1/admin/reload")
+    finally:
+        write_kb(Path(kb_file), SEED_KB)
+    error = assert_envelope(failed, 422)
+    assert error["message"].startswith(f"{kb_file}: ")
+    after = client.post("/v1/check", json=document).json()
+    assert without_timings(after["result"]) == without_timings(before["result"])

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from replyguard.cli_options import add_engine_options
 from replyguard.errors import ReplyguardError
+from replyguard.serve import bench as serve_bench
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 70
@@ -61,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     scaling = bench_sub.add_parser("scaling", help="latency as replies and dialogues grow")
     scaling.add_argument("--size", type=int, default=10000, help="KB size in entities")
     scaling.add_argument("--replies", type=int, default=100, help="replies per point")
+    serve_bench.add_parser(bench_sub)
 
     rules = sub.add_parser("rules", help="rule files")
     rules_sub = rules.add_subparsers(dest="rules", required=True, metavar="WHAT")
@@ -98,6 +100,8 @@ def _bench(args: argparse.Namespace) -> int:
         from replyguard.spelling.bench import main as spelling_bench
 
         return spelling_bench(["--data", args.data, *(["--json", args.json] if args.json else [])])
+    if args.bench == "serve":
+        return serve_bench.run(args)
     if args.bench == "scaling":
         if args.size < 1 or args.replies < 1:
             raise ReplyguardError("--size and --replies must be positive")

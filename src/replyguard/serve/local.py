@@ -1,0 +1,69 @@
+"""The service run inside this process, on a free loopback port, in a thread: what tests and
+`replyguard bench serve` talk to over real HTTP, exactly as clients talk to `replyguard serve`.
+
+    with serving(config) as url:               # "http://127.0.0.1:PORT", once engines are up
+        running(url).service                   # the Service, e.g. to look at its pool
+        running(url).loop                      # the server's event loop
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import uvicorn
+
+from replyguard.serve.app import create_app
+from replyguard.serve.config import ServeConfig
+from replyguard.serve.service import Service
+
+STARTUP_SECONDS = 600  # engines are built in spawned processes; a loaded machine is slow
+
+
+@dataclass
+class Running:
+    service: Service
+    loop: asyncio.AbstractEventLoop  # the server's: run the service's coroutines there
+
+
+_running: dict[str, Running] = {}
+
+
+def running(url: str) -> Running:
+    """The service (and its event loop) behind a URL `serving` gave."""
+    return _running[url]
+
+
+@contextmanager
+def serving(config: ServeConfig) -> Iterator[str]:
+    """The base URL of the service running `config`, until the block ends."""
+    app = create_app(config)
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
+    )
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    async def serve() -> None:
+        loops.append(asyncio.get_running_loop())
+        await server.serve()
+
+    thread = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the service did not start")
+        time.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    _running[url] = Running(app.state.service, loops[0])
+    try:
+        yield url
+    finally:
+        del _running[url]
+        server.should_exit = True
+        thread.join(120)
