@@ -14,12 +14,12 @@ from dataclasses import replace
 
 import openai
 import pytest
-from fake_upstream import MODEL, FakeUpstream, Reply, tool_call
 from fastapi.testclient import TestClient
 
 from replyguard.serve.app import create_app
 from replyguard.serve.config import ServeConfig
 from replyguard.serve.review import ReviewStore
+from replyguard.serve.scripted_upstream import MODEL, FakeUpstream, Reply, tool_call
 
 KEY = "client-key-1"
 SHOP_KB = {

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from fake_upstream import FakeUpstream, Reply, tool_call
 
 from replyguard.errors import InputError
 from replyguard.serve.review import ReviewStore
+from replyguard.serve.scripted_upstream import FakeUpstream, Reply, tool_call
 from replyguard.serve.upstream import Unreachable, Upstream, UpstreamError
 
 BODY = {"model": "fake-model-1", "messages": [{"role": "user", "content": "Where is Oban?"}]}

@@ -322,6 +322,9 @@ def metadata(
         "corrections": (result.get("corrected") or {}).get("corrections", []),
         "original": verdict.text,
         "attempts": [a.summary() for a in attempts],
+        "check_ms": round(
+            sum(a.result.get("timings_ms", {}).get("total", 0.0) for a in attempts), 3
+        ),
         **extra,
     }
 

@@ -1,5 +1,6 @@
-"""A scripted fake upstream LLM for the proxy's tests: a real HTTP server on 127.0.0.1 speaking
-the OpenAI chat completions API, answering each request with the next planned reply.
+"""A scripted stand-in for an upstream LLM, for the proxy's tests and `replyguard bench proxy`
+(never a model: it says what it is told to): a real HTTP server on 127.0.0.1 speaking the
+OpenAI chat completions API, answering each request with the next planned reply.
 
     with FakeUpstream([Reply("wrong"), Reply("right")]) as upstream:
         base_url = upstream.url           # http://127.0.0.1:PORT/v1
