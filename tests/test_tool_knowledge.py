@@ -54,6 +54,8 @@ def test_the_json_of_tool_and_function_messages_is_read_and_plain_text_is_not() 
         *MESSAGES,
         {"role": "function", "name": "weather", "content": '{"town": "Ashford", "sky": "grey"}'},
         {"role": "tool", "content": "the search timed out"},
+        {"role": "tool", "content": "[" * 100_000 + "]" * 100_000},
+        {"role": "tool", "content": "[" * 100 + "]" * 100},
         {"role": "user", "content": '{"not": "a tool"}'},
     ]
     assert tool_results_from_messages(messages) == [GARAGES, {"town": "Ashford", "sky": "grey"}]

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from replyguard.atoms import clear_space, load_kb_space
 from replyguard.errors import InputError, describe_validation_error
 from replyguard.kb import complete_schema, symbol_name
-from replyguard.models import KnowledgeBase, Scalar
+from replyguard.models import KnowledgeBase, Scalar, text_problem
 from replyguard.values import fold
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ TOOL_ROLES = ("tool", "function")
 
 def tool_results_from_messages(messages: Sequence[Mapping[str, object]]) -> list[object]:
     """The JSON content of every tool (or legacy function) message, in order; a message whose
-    content is not JSON (plain text) is not read as knowledge."""
+    content is not JSON (plain text), or JSON nested too deeply, is not read as knowledge."""
     results: list[object] = []
     for message in messages:
         if not isinstance(message, Mapping) or message.get("role") not in TOOL_ROLES:
@@ -46,9 +46,11 @@ def tool_results_from_messages(messages: Sequence[Mapping[str, object]]) -> list
         if not isinstance(content, str):
             continue
         try:
-            results.append(json.loads(content))
-        except ValueError:
+            result = json.loads(content)
+        except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
             continue
+        if text_problem(result) is None:  # nested past MAX_NESTING: not read as knowledge
+            results.append(result)
     return results
 
 
