@@ -517,3 +517,49 @@ def test_a_person_reads_and_resolves_the_review_queue(
     ]
     assert served.get("/v1/review/rev-missing", headers=headers).status_code == 404
     assert served.get("/v1/review").status_code == 401
+
+
+def test_no_generated_request_to_the_proxy_routes_is_a_server_error(
+    fake: FakeUpstream, served: TestClient
+) -> None:
+    """Requests generated from the OpenAPI schema (valid and not) for the proxy's routes, the
+    upstream answering every one."""
+    import itertools
+
+    import schemathesis
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis.errors import Unsatisfiable
+    from schemathesis import GenerationMode
+
+    schema = schemathesis.openapi.from_dict(served.get("/openapi.json").json())
+    mine = ("/v1/chat/completions", "/v1/models", "/beta/litellm_basic_guardrail_api", "/v1/review")
+    operations = [r.ok() for r in schema.get_all_operations() if r.ok().path.startswith(mine)]
+    assert len(operations) >= 6
+    fake.script()
+    fake.default = Reply(RIGHT)
+    try:
+        for operation, mode in itertools.product(operations, GenerationMode):
+
+            @given(case=operation.as_strategy(generation_mode=mode))
+            @settings(
+                max_examples=6,
+                deadline=None,
+                suppress_health_check=list(HealthCheck),
+                derandomize=True,
+                database=None,
+            )
+            def call(case) -> None:
+                kwargs = case.as_transport_kwargs(headers={"Authorization": f"Bearer {KEY}"})
+                for unused in ("base_url", "cookies"):
+                    kwargs.pop(unused, None)
+                if isinstance(kwargs.get("data"), bytes | str):
+                    kwargs["content"] = kwargs.pop("data")
+                response = served.request(**{k: v for k, v in kwargs.items() if v is not None})
+                assert response.status_code < 500, (case.path, response.text)
+
+            try:
+                call()
+            except Unsatisfiable:
+                assert mode is GenerationMode.NEGATIVE
+    finally:
+        fake.default = None

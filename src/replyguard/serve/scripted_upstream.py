@@ -9,7 +9,8 @@ OpenAI chat completions API, answering each request with the next planned reply.
 
 A Reply is text, tool calls, an error status with its headers and body, or a delay before the
 answer. A streamed request gets the text in small chunks (a few characters each) and [DONE].
-When the plan runs out the server answers 500, so a test that asks once too often fails.
+When the plan runs out the server answers 500, so a test that asks once too often fails
+(or, given a `default` reply, answers with that).
 """
 
 from __future__ import annotations
@@ -52,8 +53,9 @@ def tool_call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, A
 
 
 class FakeUpstream:
-    def __init__(self, plan: list[Reply] | None = None) -> None:
+    def __init__(self, plan: list[Reply] | None = None, *, default: Reply | None = None) -> None:
         self.plan = list(plan or [])
+        self.default = default  # the answer once the plan has run out (None: answer 500)
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
@@ -80,7 +82,7 @@ class FakeUpstream:
         with self._lock:
             self.requests.append(body)
             self.headers.append(headers)
-            return self.plan.pop(0) if self.plan else None
+            return self.plan.pop(0) if self.plan else self.default
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         fake = self
