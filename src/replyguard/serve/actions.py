@@ -59,45 +59,41 @@ async def act(
 ) -> dict[str, Any]:
     """Check the upstream's completion and act on the recommendation: the completion to send."""
     settings = state.settings
-    text = reply_text(completion)
-    if text is None:
-        return {
-            **completion,
-            "replyguard": {
-                "mode": settings.mode,
-                "action": "unchecked",
-                "reason": "the reply holds no text (a tool call)",
-            },
-        }
-    check_reply_length("choices.0.message.content", text, service.config.max_reply_chars)
-    verdict = await judge(service, conversation, text)
-    attempts = [verdict]
-    if settings.mode == "monitor":
-        log.info("verdict", extra={"recommendation": verdict.kind, "mode": "monitor"})
-        return _deliver(
-            completion, text, metadata(verdict, attempts, mode="monitor", action="monitored")
-        )
+    attempts: list[Verdict] = []
     actions = (await state.actions(service))["proxy-action"]
     while True:
+        verdict = await _check(service, conversation, completion)
+        if verdict is None:
+            meta = {"mode": settings.mode, "action": "unchecked"}
+            if attempts:  # the upstream answered the guidance with a tool call
+                meta = metadata(attempts[-1], attempts, mode=settings.mode, action="unchecked")
+            reason = "the reply holds no text (a tool call)"
+            return {**completion, "replyguard": {**meta, "reason": reason}}
+        attempts.append(verdict)
+        if settings.mode == "monitor":
+            log.info("verdict", extra={"recommendation": verdict.kind, "mode": "monitor"})
+            meta = metadata(verdict, attempts, mode="monitor", action="monitored")
+            return _deliver(completion, verdict.text, meta)
         action = actions.get(verdict.kind, "review")
         if action in ("deliver", "deliver-flagged", "correct"):
+            meta = metadata(verdict, attempts, mode="enforce", action=action)
             return _deliver(
-                completion,
-                _delivered_text(verdict, action, settings.annotate_flags),
-                metadata(verdict, attempts, mode="enforce", action=action),
+                completion, _delivered_text(verdict, action, settings.annotate_flags), meta
             )
         if action != "regenerate" or len(attempts) > settings.max_regenerations:
-            return await _hold(state, request, completion, verdict, attempts)
+            return _hold(state, request, completion, verdict, attempts)
         completion = await ask_upstream(service, state, with_guidance(request, verdict))
-        text = reply_text(completion)
-        if text is None:
-            return {
-                **completion,
-                "replyguard": metadata(verdict, attempts, mode="enforce", action="unchecked"),
-            }
-        check_reply_length("choices.0.message.content", text, service.config.max_reply_chars)
-        verdict = await judge(service, conversation, text)
-        attempts.append(verdict)
+
+
+async def _check(
+    service: Service, conversation: Conversation, completion: dict[str, Any]
+) -> Verdict | None:
+    """The check of the completion's text; None when it has none."""
+    text = reply_text(completion)
+    if text is None:
+        return None
+    check_reply_length("choices.0.message.content", text, service.config.max_reply_chars)
+    return await judge(service, conversation, text)
 
 
 def with_guidance(request: dict[str, Any], verdict: Verdict) -> dict[str, Any]:
@@ -123,7 +119,7 @@ def _deliver(completion: dict[str, Any], text: str, meta: dict[str, Any]) -> dic
     return {**completion, "choices": [{**choice, "message": message}], "replyguard": meta}
 
 
-async def _hold(
+def _hold(
     state: ProxyState,
     request: dict[str, Any],
     completion: dict[str, Any],
