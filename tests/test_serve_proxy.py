@@ -275,6 +275,25 @@ def test_a_slow_upstream_is_waited_for_and_one_too_slow_is_504(
     assert caught.value.body["code"] == "upstream_timeout"
 
 
+def test_an_unreachable_upstream_is_502(served: TestClient, client: openai.OpenAI) -> None:
+    import socket
+
+    from replyguard.serve.upstream import Upstream
+
+    with socket.socket() as free:  # a port nobody listens on
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    state = served.app.state.proxy
+    working, state.upstream = state.upstream, Upstream(f"http://127.0.0.1:{port}/v1")
+    try:
+        with pytest.raises(openai.APIStatusError) as caught:
+            ask(client)
+    finally:
+        state.upstream = working
+    assert caught.value.status_code == 502
+    assert caught.value.body["code"] == "upstream_unreachable"
+
+
 def test_the_proxy_needs_a_key_and_one_choice(served: TestClient) -> None:
     body = {"model": MODEL, "messages": [{"role": "user", "content": PHONE_Q}]}
     assert served.post("/v1/chat/completions", json=body).status_code == 401
