@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from replyguard.cli_options import add_engine_options
 from replyguard.errors import ReplyguardError
 from replyguard.serve import bench as serve_bench
+from replyguard.serve import bench_proxy
 
 EXIT_INPUT = 2
 EXIT_INTERNAL = 70
@@ -63,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     scaling.add_argument("--size", type=int, default=10000, help="KB size in entities")
     scaling.add_argument("--replies", type=int, default=100, help="replies per point")
     serve_bench.add_parser(bench_sub)
+    bench_proxy.add_parser(bench_sub)
 
     rules = sub.add_parser("rules", help="rule files")
     rules_sub = rules.add_subparsers(dest="rules", required=True, metavar="WHAT")
@@ -102,6 +104,8 @@ def _bench(args: argparse.Namespace) -> int:
         return spelling_bench(["--data", args.data, *(["--json", args.json] if args.json else [])])
     if args.bench == "serve":
         return serve_bench.run(args)
+    if args.bench == "proxy":
+        return bench_proxy.run(args)
     if args.bench == "scaling":
         if args.size < 1 or args.replies < 1:
             raise ReplyguardError("--size and --replies must be positive")

@@ -41,6 +41,7 @@ from replyguard.text.analysis import Reader
 from replyguard.text.claims import claim_parser
 from replyguard.text.lexicon import WORD_LIST_ARITY, KBIndex, WordLists, word_list_problems
 from replyguard.text.organisation import speaking_organisation
+from replyguard.tool_knowledge import knowing
 
 MAX_RESPONSE_CHARS = 100_000
 MAX_PASSAGE_CHARS = 1_000_000  # all passages of one call together
@@ -181,9 +182,24 @@ class Engine:
         turn_id: str | None = None,
         annotation_style: str | None = None,
         passages: Sequence[str] = (),
+        tool_results: Sequence[object] | None = None,
     ) -> PostprocessedResponse:
         """Check one reply. `passages` are texts the reply is meant to rest on (retrieved
-        documents, a knowledge snippet): a sentence that says more than they do is flagged."""
+        documents, a knowledge snippet): a sentence that says more than they do is flagged.
+        `tool_results` are what the agent's tools returned (parsed JSON), checked as a KB
+        merged over this one (replyguard.tool_knowledge)."""
+        if tool_results is not None:
+            with knowing(self, tool_results):
+                return self.postprocess(
+                    response,
+                    query,
+                    dialogue,
+                    reference_time=reference_time,
+                    session_id=session_id,
+                    turn_id=turn_id,
+                    annotation_style=annotation_style,
+                    passages=passages,
+                )
         self.validate_call(response, query, annotation_style, passages, (session_id, turn_id))
         if dialogue is None:
             dialogue = DialogueState()
@@ -252,6 +268,7 @@ class Engine:
             session_id=case.session_id,
             turn_id=case.turn_id,
             passages=case.passages,
+            tool_results=case.tool_results or None,
         )
 
 

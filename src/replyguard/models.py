@@ -398,6 +398,8 @@ class Case(_Input):
     query: str
     response: str
     passages: list[str] = Field(default_factory=list)
+    # what the agent's tools returned (parsed JSON), checked as knowledge over the KB
+    tool_results: list[Any] = Field(default_factory=list)
     reference_time: datetime | None = None
     session_id: str | None = None
     turn_id: str | None = None

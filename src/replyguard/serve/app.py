@@ -29,6 +29,9 @@ ROUTER_MODULES: tuple[str, ...] = (
     "replyguard.serve.api_ops",
     "replyguard.serve.api_check",
     "replyguard.serve.api_sessions",
+    "replyguard.serve.proxy",
+    "replyguard.serve.litellm",
+    "replyguard.serve.api_review",
 )
 
 PURGE_SECONDS = 60.0

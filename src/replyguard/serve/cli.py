@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
         from replyguard.serve import logs
         from replyguard.serve.app import create_app
         from replyguard.serve.config import load_config
+        from replyguard.serve.guard import ProxySettings
         from replyguard.serve.service import Service
     except ImportError as exc:
         raise ReplyguardError(
@@ -47,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
     )
+    ProxySettings.from_table(config.tables.get("proxy", {}), args.config or "config")
     logs.configure(args.log_level)
 
     async def serve() -> None:

@@ -1,0 +1,169 @@
+"""`replyguard bench proxy`: what the OpenAI-compatible proxy adds to a call of its upstream.
+
+The typical case of `replyguard bench latency` (a synthetic, clearly labelled KB, a 20-turn
+dialogue, ~60-word replies) as chat messages; a scripted upstream on loopback
+(replyguard.serve.scripted_upstream) answers with the case's reply. Each request is sent to
+the upstream directly and through the proxy (one worker, one request at a time, no regeneration):
+
+- plain: p50/p95 of both, and the proxy's added latency over the check itself (per request,
+  the proxied wait minus the direct wait minus the check's own time);
+- streaming: the time to the first sentence, directly and through the proxy (which releases a
+  sentence only once it has arrived and been checked), at two upstream token rates. A reply
+  whose first sentence is held counts the time to the end of its answer.
+
+Numbers are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from replyguard.errors import ReplyguardError
+
+CHUNK_CHARS = 4
+CHUNK_DELAYS = (0.0, 0.02)  # seconds between streamed chunks: instant, ~50 tokens/s
+
+
+def add_parser(bench_sub: argparse._SubParsersAction) -> None:
+    p = bench_sub.add_parser("proxy", help="the chat-completions proxy's added latency")
+    p.add_argument("--size", type=int, default=1000, help="KB size in entities")
+    p.add_argument("--requests", type=int, default=30, help="requests per measurement")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.size < 1 or args.requests < 1:
+        raise ReplyguardError("--size and --requests must be positive")
+    print(format_report(measure(args.size, args.requests), args.size, args.requests))
+    return 0
+
+
+def chat_requests(cases: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
+    """Each typical case as (a chat completion request, the reply the upstream gives)."""
+    out = []
+    for case in cases:
+        turns = case["dialogue"]["turns"]
+        messages = [
+            {
+                "role": t["speaker"] if t["speaker"] in ("user", "assistant") else "user",
+                "content": t["text"],
+            }
+            for t in turns
+        ]
+        messages.append({"role": "user", "content": case["query"]})
+        out.append(({"model": "scripted", "messages": messages}, case["response"]))
+    return out
+
+
+def measure(size: int, requests: int) -> dict[str, Any]:
+    import httpx
+
+    from replyguard.serve.bench import typical_cases
+    from replyguard.serve.config import ServeConfig
+    from replyguard.serve.local import serving
+    from replyguard.serve.scripted_upstream import FakeUpstream, Reply
+
+    kb, cases = typical_cases(size, requests)
+    calls = chat_requests(cases)
+    report: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="replyguard-bench-") as folder, FakeUpstream() as fake:
+        kb_path = Path(folder) / "kb.json"
+        kb_path.write_text(json.dumps(kb), encoding="utf-8")
+        config = ServeConfig(
+            kb=str(kb_path),
+            workers=1,
+            upstream_url=fake.url,
+            session_store=str(Path(folder) / "sessions.sqlite3"),
+            # no regeneration: one check per request (per sentence when streaming)
+            tables={"proxy": {"max_regenerations": 0}},
+        )
+        with serving(config) as url, httpx.Client(timeout=120) as client:
+            direct, proxied, added = [], [], []
+            for body, reply in [calls[0], *calls]:  # the first warms the worker
+                fake.script(Reply(reply))
+                started = time.perf_counter()
+                client.post(f"{fake.url}/chat/completions", json=body).raise_for_status()
+                plain = time.perf_counter() - started
+                fake.script(Reply(reply))
+                started = time.perf_counter()
+                answer = client.post(f"{url}/v1/chat/completions", json=body)
+                through = time.perf_counter() - started
+                answer.raise_for_status()
+                check = answer.json()["replyguard"]["check_ms"] / 1000
+                direct.append(plain)
+                proxied.append(through)
+                added.append(through - plain - check)
+            report["plain"] = {
+                "direct": _percentiles(direct[1:]),
+                "proxy": _percentiles(proxied[1:]),
+                "added_over_check": _percentiles(added[1:]),
+            }
+            report["streaming"] = [
+                _first_sentences(client, fake, url, calls, delay) for delay in CHUNK_DELAYS
+            ]
+    return report
+
+
+def _first_sentences(client, fake, url: str, calls, delay: float) -> dict[str, Any]:  # noqa: ANN001
+    from replyguard.serve.scripted_upstream import Reply
+    from replyguard.serve.streaming import complete_sentences
+
+    direct, proxied = [], []
+    for body, reply in calls:
+        ends = complete_sentences(reply, 0)
+        first = reply[: ends[0]].strip() if ends else reply
+        for base, into in ((fake.url, direct), (f"{url}/v1", proxied)):
+            fake.script(Reply(reply, chunk_chars=CHUNK_CHARS, chunk_delay=delay))
+            into.append(_time_to(client, base, {**body, "stream": True}, first))
+    return {
+        "chunk_delay_ms": delay * 1000,
+        "direct": _percentiles(direct),
+        "proxy": _percentiles(proxied),
+    }
+
+
+def _time_to(client, base: str, body: dict[str, Any], sentence: str) -> float:  # noqa: ANN001
+    """Seconds until the streamed text holds `sentence`."""
+    started = time.perf_counter()
+    text = ""
+    with client.stream("POST", f"{base}/chat/completions", json=body) as response:
+        for line in response.iter_lines():
+            if not line.startswith("data: ") or line == "data: [DONE]":
+                continue
+            choices = json.loads(line[6:]).get("choices") or [{}]
+            text += (choices[0].get("delta") or {}).get("content") or ""
+            if sentence in text:
+                return time.perf_counter() - started
+    return time.perf_counter() - started
+
+
+def _percentiles(seconds: list[float]) -> dict[str, float]:
+    ordered = sorted(seconds)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"p50_ms": round(statistics.median(ordered) * 1000, 2), "p95_ms": round(p95 * 1000, 2)}
+
+
+def format_report(report: dict[str, Any], size: int, requests: int) -> str:
+    plain = report["plain"]
+    lines = [
+        f"proxy on the typical case ({size} entities, {requests} requests, 1 worker)",
+        f"  upstream directly      p50 {plain['direct']['p50_ms']:8.2f} ms  "
+        f"p95 {plain['direct']['p95_ms']:8.2f} ms",
+        f"  through the proxy      p50 {plain['proxy']['p50_ms']:8.2f} ms  "
+        f"p95 {plain['proxy']['p95_ms']:8.2f} ms",
+        f"  added over the check   p50 {plain['added_over_check']['p50_ms']:8.2f} ms  "
+        f"p95 {plain['added_over_check']['p95_ms']:8.2f} ms",
+        "streaming: time to the first sentence",
+    ]
+    for row in report["streaming"]:
+        direct, proxy = row["direct"]["p50_ms"], row["proxy"]["p50_ms"]
+        lines.append(
+            f"  chunks every {row['chunk_delay_ms']:4.0f} ms  directly p50 {direct:8.2f} ms  "
+            f"through the proxy p50 {proxy:8.2f} ms  (added {proxy - direct:.2f} ms)"
+        )
+    return "\n".join(lines)
