@@ -55,9 +55,11 @@ SHOP_KB = {
 PHONE_Q = "What is the phone number of Larkspur Cycles?"
 RIGHT = "You can call Larkspur Cycles on 555-0134."
 OFF_QUESTION = "Larkspur Cycles opens at 9 am."  # AcceptWithFlags: not what was asked
-UNKNOWN_TOWN = "Larkspur Cycles is in Penrith."  # CorrectAndDeliver: an annotated name
+WRONG_HOUR = "Larkspur Cycles opens at 10 am."  # CorrectAndDeliver: one wrong value, corrected
 INVENTED = "Larkspur Cycles, Harbour Cycles and Kendal Wheels are all open on Sunday."
-SWAPPED = "Tom Ashby is the manager and Ivy Marsh is the mechanic."  # HumanReview
+SWAPPED = (  # HumanReview: wrong in most of what it claims
+    "Tom Ashby is the manager, Ivy Marsh is the mechanic and Larkspur Cycles opens at 10 am."
+)
 
 
 @pytest.fixture(scope="module")
@@ -144,14 +146,15 @@ def test_accept_with_flags_is_unchanged_by_default(
 def test_correct_and_deliver_sends_the_corrected_text(
     fake: FakeUpstream, client: openai.OpenAI
 ) -> None:
-    fake.script(Reply(UNKNOWN_TOWN))
+    fake.script(Reply(WRONG_HOUR))
     completion = ask(client, "Which town is Larkspur Cycles in?")
     meta = guard(completion)
     assert meta["recommendation"] == "CorrectAndDeliver" and meta["action"] == "correct"
-    assert meta["original"] == UNKNOWN_TOWN and meta["corrections"]
-    flagged = [f for f in meta["flags"] if f["type"] == "NonexistentEntity"]
-    assert flagged and UNKNOWN_TOWN[flagged[0]["span"]["start"] : flagged[0]["span"]["end"]] == (
-        "Penrith"
+    assert meta["original"] == WRONG_HOUR and meta["corrections"]
+    assert completion.choices[0].message.content == "Larkspur Cycles opens at 9 am."
+    flagged = [f for f in meta["flags"] if f["type"] == "ContradictsFact"]
+    assert (
+        flagged and WRONG_HOUR[flagged[0]["span"]["start"] : flagged[0]["span"]["end"]] == "10 am"
     )
 
 
@@ -231,14 +234,16 @@ def test_tool_results_are_the_knowledge_of_a_tool_calling_conversation(
         first.choices[0].message.model_dump(exclude_none=True),
         {"role": "tool", "tool_call_id": "call_1", "content": json.dumps(rentals)},
     ]
-    fake.script(Reply("The Tarn Tourer costs $28 a day."))
+    fake.script(Reply("Yes, the Tarn Tourer costs $28 a day."))
     told = client.chat.completions.create(model=MODEL, messages=messages)
     assert guard(told)["recommendation"] in ("Accept", "AcceptWithFlags")
     assert not guard(told)["flags"]
-    fake.script(Reply("The Tarn Tourer costs $40 a day."))
-    wrong = guard(client.chat.completions.create(model=MODEL, messages=messages))
+    fake.script(Reply("Yes, the Tarn Tourer costs $40 a day."))
+    corrected = client.chat.completions.create(model=MODEL, messages=messages)
+    wrong = guard(corrected)
     assert "ContradictsFact" in wrong["attempts"][0]["flags"]
-    assert '"$28"' in wrong["attempts"][0]["guidance"]
+    assert wrong["recommendation"] == "CorrectAndDeliver"
+    assert corrected.choices[0].message.content == "Yes, the Tarn Tourer costs $28 a day."
     nothing = json.dumps({"rentals": []})
     empty = [*messages[:2], {"role": "tool", "tool_call_id": "call_1", "content": nothing}]
     honest = "Sorry, I found no bike to rent in Kendal this weekend."
@@ -468,7 +473,7 @@ def test_litellm_gets_one_text_per_text_and_the_verdicts_mapped(served: TestClie
     assert regenerate["action"] == "BLOCKED" and "written again" in regenerate["blocked_reason"]
     question = [{"role": "user", "content": "Which town is Larkspur Cycles in?"}]
     guardrail(served, litellm_call("request", [question[0]["content"]], "call-9", question))
-    corrected = guardrail(served, litellm_call("response", [UNKNOWN_TOWN], "call-9"))
+    corrected = guardrail(served, litellm_call("response", [WRONG_HOUR], "call-9"))
     assert corrected["action"] == "GUARDRAIL_INTERVENED" and len(corrected["texts"]) == 1
 
 
