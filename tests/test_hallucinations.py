@@ -264,3 +264,26 @@ def test_a_request_marked_late_in_the_turn_and_an_event_stated_as_i_have_a(engin
     statement = [Turn(speaker="user", text="i have a meeting on the 12th of august at 5:50")]
     told = check(engine, "I have set a reminder for your medicine on August 12th.", "", statement)
     assert not _flags(told, H.ContradictsPrior)  # nothing was requested
+
+
+def test_two_values_are_compared_only_within_one_subject_and_attribute(engine):
+    # Sarah's two values are far apart, with claims about other people between them
+    spread = check(
+        engine,
+        "Sarah Johnson works in Marketing. Emily Chen works in Finance. "
+        "John Smith's phone is 617-555-0100. Sarah Johnson works in Legal.",
+    )
+    [flag] = _flags(spread, H.LogicalInconsistency)
+    assert "Marketing" in flag.reason and "Legal" in flag.reason
+    # one value each for three people is no inconsistency
+    distinct = check(
+        engine,
+        "Sarah Johnson works in Marketing. Emily Chen works in Finance. "
+        "John Smith works in Engineering.",
+    )
+    assert not _flags(distinct, H.LogicalInconsistency)
+    # the same value said twice, once in other words, is no inconsistency either
+    repeated = check(
+        engine, "Emily Chen works in Finance. John Smith works in Engineering. Emily is in Finance."
+    )
+    assert not _flags(repeated, H.LogicalInconsistency)

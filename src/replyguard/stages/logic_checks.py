@@ -3,6 +3,7 @@ universal claim against its negation ("all X" and "no X")."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from replyguard.metta_host import Sym
@@ -83,13 +84,10 @@ def _same_value(engine: Engine, record: ClaimRecord, other: ClaimRecord) -> bool
 def _claim_negation(engine: Engine, ctx: CallContext) -> list[Candidate]:
     """The same claim made and denied ("John is in Sales ... John is not in Sales")."""
     out = []
-    for i, record in enumerate(ctx.claims):
-        for other in ctx.claims[:i]:
-            if (
-                _key(other) == _key(record)
-                and other.model.negated != record.model.negated
-                and _same_value(engine, record, other)
-            ):
+    same = _SameValue(engine)
+    for record, earlier in _by_key(ctx.claims):
+        for other in earlier:
+            if other.model.negated != record.model.negated and same(record, other):
                 out.append(
                     Candidate(
                         HallucinationType.LogicalInconsistency,
@@ -106,16 +104,13 @@ def _claim_negation(engine: Engine, ctx: CallContext) -> list[Candidate]:
 
 def _two_values(engine: Engine, ctx: CallContext) -> list[Candidate]:
     out = []
-    for i, record in enumerate(ctx.claims):
+    same = _SameValue(engine)
+    for record, earlier in _by_key(ctx.claims):
         spec = engine.index.schema.get(record.attached.predicate)
         if record.model.negated or (spec is not None and spec.cardinality == Cardinality.many):
             continue
-        for other in ctx.claims[:i]:
-            if (
-                other.model.negated
-                or _key(other) != _key(record)
-                or _same_value(engine, record, other)
-            ):
+        for other in earlier:
+            if other.model.negated or same(record, other):
                 continue
             between = ctx.response[other.span.end : record.span.start].lower().split()
             if "or" in between:
@@ -132,6 +127,31 @@ def _two_values(engine: Engine, ctx: CallContext) -> list[Candidate]:
             )
             break
     return out
+
+
+def _by_key(claims: list[ClaimRecord]) -> Iterator[tuple[ClaimRecord, list[ClaimRecord]]]:
+    """Each claim with the earlier claims about the same subject and attribute, in order: the
+    pairs worth comparing, found in one pass instead of over all pairs."""
+    groups: dict[tuple[str, str], list[ClaimRecord]] = {}
+    for record in claims:
+        earlier = groups.setdefault(_key(record), [])
+        yield record, list(earlier)
+        earlier.append(record)
+
+
+class _SameValue:
+    """`_same_value`, graded once per (value type, value, value): a long reply repeats them."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.seen: dict[tuple[str, str, str], bool] = {}
+
+    def __call__(self, record: ClaimRecord, other: ClaimRecord) -> bool:
+        key = (record.value_type, record.attached.value.text, other.attached.value.text)
+        hit = self.seen.get(key)
+        if hit is None:
+            hit = self.seen[key] = _same_value(self.engine, record, other)
+        return hit
 
 
 def _quantifiers(ctx: CallContext) -> list[Candidate]:
