@@ -20,11 +20,6 @@ from invariants import checked
 
 pytestmark = pytest.mark.fuzz
 # A failure the property tests find in code being fixed elsewhere (removed when the fix lands).
-OPEN = pytest.mark.xfail(
-    strict=False,
-    reason="open in issue 10: a reference time that is no datetime raises AttributeError",
-)
-
 # `pytest -m fuzz` (the profile tests/conftest.py loads) also tries longer and deeper text.
 REPEATS = 300 if settings.default.max_examples > 100 else 60
 
@@ -104,7 +99,6 @@ def test_an_odd_value_in_any_argument(engine, field, value):
     checked(engine, **{**ARGUMENTS, field: value})
 
 
-@OPEN
 @given(value=ODD_VALUES)
 @example(value=float("nan"))
 def test_an_odd_reference_time(engine, value):

@@ -200,7 +200,9 @@ class Engine:
                     annotation_style=annotation_style,
                     passages=passages,
                 )
-        self.validate_call(response, query, annotation_style, passages, (session_id, turn_id))
+        self.validate_call(
+            response, query, annotation_style, passages, (session_id, turn_id), reference_time
+        )
         if dialogue is None:
             dialogue = DialogueState()
         elif isinstance(dialogue, list):
@@ -239,8 +241,13 @@ class Engine:
         annotation_style: str | None,
         passages: object = (),
         ids: tuple[object, object] = (None, None),
+        reference_time: object = None,
     ) -> None:
         """The checks every call makes on its arguments, as one-line InputErrors."""
+        if reference_time is not None and not isinstance(reference_time, datetime):
+            raise InputError(
+                f"reference_time: expected a datetime, got {type(reference_time).__name__}"
+            )
         _check_text("response", response, required=True)
         _check_text("query", query, required=False)
         for field, value in zip(("session_id", "turn_id"), ids, strict=True):

@@ -94,7 +94,7 @@ class Session:
             users = [t for t in self.turns if t.role == "user"]
             query = users[-1].text if users else ""
         self.engine.validate_call(
-            response, query, annotation_style, passages, (self.session_id, turn_id)
+            response, query, annotation_style, passages, (self.session_id, turn_id), reference_time
         )
         return run_pipeline(
             self.engine,
