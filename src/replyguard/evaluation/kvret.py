@@ -18,7 +18,7 @@ from pathlib import Path
 from replyguard.errors import InputError
 from replyguard.evaluation.cases import EvalCase, GoldTurn, locate_data_file
 from replyguard.evaluation.perturb import perturbations
-from replyguard.evaluation.scene import Scene, Vocabulary, norm
+from replyguard.evaluation.scene import Scene, Vocabulary, answer_indices, norm
 from replyguard.kb import kb_from_rows, read_table
 from replyguard.models import KnowledgeBase, Turn
 from replyguard.text.temporal import WEEKDAYS
@@ -125,14 +125,7 @@ def vocabulary(dialogues: list[Mapping]) -> Vocabulary:
 def gold_indices(s: Scene) -> list[int]:
     """Assistant turns that answer a driver turn (in KVRET: every assistant turn with text; two
     dev dialogues end in an empty assistant turn, which is nothing to check)."""
-    return [
-        i
-        for i, turn in enumerate(s.turns)
-        if turn.role == "assistant"
-        and turn.text.strip()
-        and i > 0
-        and s.turns[i - 1].role == "user"
-    ]
+    return answer_indices(s.turns)
 
 
 def iter_kvret_cases(

@@ -72,6 +72,15 @@ class Vocabulary:
     questions: tuple[tuple[str, str, str], ...]
 
 
+def answer_indices(turns: tuple[Turn, ...]) -> list[int]:
+    """Positions of the assistant turns with text that answer the user turn before them."""
+    return [
+        i
+        for i, turn in enumerate(turns)
+        if turn.role == "assistant" and turn.text.strip() and i > 0 and turns[i - 1].role == "user"
+    ]
+
+
 def norm(value: str) -> str:
     """Comparison form of a KVRET value: "5 PM", "5pm" and "5-pm" are the same time."""
     return "".join(_TOKEN.findall(fold(value)))

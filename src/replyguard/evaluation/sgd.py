@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from replyguard.errors import InputError
 from replyguard.evaluation.cases import EvalCase, locate_data_file
-from replyguard.evaluation.scene import norm
+from replyguard.evaluation.scene import answer_indices, norm
 from replyguard.kb import kb_from_document
 from replyguard.models import Case, DialogueState, KnowledgeBase, Turn
 
@@ -339,14 +339,7 @@ def scene(dialogue: Mapping, schema: Mapping[str, ServiceSchema]) -> SgdScene:
 
 def system_indices(s: SgdScene) -> list[int]:
     """System turns that answer a user turn (in SGD, every system turn)."""
-    return [
-        i
-        for i, turn in enumerate(s.turns)
-        if turn.role == "assistant"
-        and turn.text.strip()
-        and i > 0
-        and s.turns[i - 1].role == "user"
-    ]
+    return answer_indices(s.turns)
 
 
 # --------------------------------------------------------------------------- the file
