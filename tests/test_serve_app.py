@@ -136,15 +136,15 @@ def test_check_against_the_served_kb_is_the_library_result(client, engine):
 
 
 @pytest.mark.parametrize(
-    ("reply", "status"),
+    ("query", "reply", "status"),
     [
-        ("Acme has its headquarters in Boston.", "passed"),
-        ("Emily's email is emily.chen@company.com. Nora Vance in audit helps.", "modified"),
-        ("Sarah works in the Legal department and joined in 2011.", "blocked"),
+        ("Where is Acme based?", "Acme has its headquarters in Boston.", "passed"),
+        ("Which department is Sarah in?", "Sarah works in Legal.", "modified"),
+        ("Who runs payroll?", "Payroll is run by Marcus Webb, who joined in 2012.", "blocked"),
     ],
 )
-def test_summary_says_what_is_delivered(client, reply, status):
-    answer = client.post("/v1/check", json=case("Who can help?", reply)).json()
+def test_summary_says_what_is_delivered(client, query, reply, status):
+    answer = client.post("/v1/check", json=case(query, reply)).json()
     assert answer["status"] == status
     result = answer["result"]
     delivered = {
