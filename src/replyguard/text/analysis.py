@@ -15,7 +15,12 @@ from datetime import datetime
 from lark import Lark
 
 from replyguard.models import EntityType, ValueType
-from replyguard.text.attachment import AttachedClaim, choose_attribute, named_holder
+from replyguard.text.attachment import (
+    AttachedClaim,
+    choose_attribute,
+    named_holder,
+    one_value_each,
+)
 from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import WHEN_TYPES, KBIndex, WordLists
@@ -298,10 +303,8 @@ class Reader:
                     id(p.lexeme): p.candidates for p in out.pronouns if p.lexeme.cat == "VAL"
                 },
             )
-            for draft in row_drafts:
-                claim = self._attach(draft, chosen, ambiguous, resolver, sentence)
-                if claim is not None:
-                    out.claims.append(claim)
+            attached = (self._attach(d, chosen, ambiguous, resolver, sentence) for d in row_drafts)
+            out.claims.extend(one_value_each([c for c in attached if c is not None], self.index))
             out.claims.extend(self._yes_no(lexed, row, out, chosen, resolver))
         return out
 
@@ -442,8 +445,9 @@ class Reader:
         if found is None:
             return None
         entity = self.index.entities[found[0]]
+        basis = "Cue" if draft.basis == "Cue" else "Type"
         return AttachedClaim(
-            draft, entity.label, entity.id, "Implicit", found[1], "Type", draft.value
+            draft, entity.label, entity.id, "Implicit", found[1], basis, draft.value
         )
 
     def _described(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
