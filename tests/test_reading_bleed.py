@@ -7,7 +7,7 @@ import pytest
 from reading_domain import read  # noqa: I001
 
 from replyguard.engine import Engine
-from replyguard.kb import kb_from_rows
+from replyguard.kb import kb_from_document, kb_from_rows
 
 # A guest house whose phone is written the way its country writes it (no 3-3-4 groups).
 HOUSE = [
@@ -67,3 +67,20 @@ def test_a_known_value_of_another_attribute_is_not_the_cued_ones(house: Engine):
         ("Harbour View Rooms", "address", "9 Shore Street", "Verified"),
         ("Harbour View Rooms", "area", "east", "Verified"),
     ]
+
+
+def test_one_attribute_is_claimed_once_per_sentence():
+    kb = {
+        "entities": [
+            {
+                "id": "F1",
+                "name": "Loch Forecast",
+                "attributes": {"temperature": "48", "rain_chance": "12", "wind": "14"},
+            }
+        ]
+    }
+    engine = Engine(kb_from_document(kb))
+    # "12 percent" fits the temperature's type, but the sentence gave the temperature already
+    assert read(
+        engine, "The temperature tomorrow is 48 degrees with a 12 percent risk of showers."
+    ) == [("Loch Forecast", "temperature", "48 degrees", "Verified")]

@@ -65,3 +65,15 @@ def test_an_amount_is_no_count():
         ("Kayak Tour", "price", "$60", "Contradicted"),
         ("Kayak Tour", "seats", "6", "Verified"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("claimed", "kb", "kind"),
+    [
+        ("48 degrees", "48", "Compatible"),
+        ("12 percent", "12", "Compatible"),
+        ("49 degrees", "48", "Mismatch"),
+    ],
+)
+def test_a_unit_the_kb_leaves_out(claimed, kb, kind):
+    assert grade(ValueType.number, claimed, kb).kind == kind

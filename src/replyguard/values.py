@@ -301,9 +301,12 @@ def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
         head = value_head(kb)
         if head is not None and text_key(head) == text_key(claimed):
             return True
-    if value_type == ValueType.number:
-        bare, measured = number_key(claimed), number_key(kb)
-        return bare is not None and " " not in bare and (measured or "").split(" ")[0] == bare
+    if value_type == ValueType.number:  # "80" of "80F", and "60 degrees" of a bare 60
+        said, held = number_key(claimed), number_key(kb)
+        if said is None or held is None or said == held:
+            return False
+        bare = [k for k in (said, held) if " " not in k]
+        return len(bare) == 1 and said.split(" ")[0] == held.split(" ")[0]
     if value_type in (ValueType.date, ValueType.datetime, ValueType.year):
         kb_iso = normalise_date(kb) or (kb if YEAR_RE.fullmatch(kb.strip()) else None)
         if not kb_iso:

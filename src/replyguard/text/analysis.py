@@ -15,7 +15,12 @@ from datetime import datetime
 from lark import Lark
 
 from replyguard.models import AttributeSchema, EntityType, ValueType
-from replyguard.text.attachment import AttachedClaim, choose_attribute, named_holder
+from replyguard.text.attachment import (
+    AttachedClaim,
+    choose_attribute,
+    named_holder,
+    one_value_each,
+)
 from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import WHEN_TYPES, KBIndex, WordLists
@@ -342,11 +347,16 @@ class Reader:
                     for lx in row
                 ),
             )
-            told: set[str] = set()
+            drafts = {}  # id(claim) -> the draft it was attached from
+            claims = []
             for draft in row_drafts:
                 claim = self._attach(draft, chosen, ambiguous, resolver, sentence)
-                if claim is None:
-                    continue
+                if claim is not None:
+                    drafts[id(claim)] = draft
+                    claims.append(claim)
+            told: set[str] = set()
+            for claim in one_value_each(claims, self.index):
+                draft = drafts[id(claim)]
                 out.claims.append(claim)
                 row_id = claim.subject_id
                 if claim.resolution == "Values" and row_id is not None and row_id not in told:
@@ -501,8 +511,9 @@ class Reader:
         if found is None:
             return None
         entity = self.index.entities[found[0]]
+        basis = "Cue" if draft.basis == "Cue" else "Type"
         return AttachedClaim(
-            draft, entity.label, entity.id, "Implicit", found[1], "Type", draft.value
+            draft, entity.label, entity.id, "Implicit", found[1], basis, draft.value
         )
 
     def _described(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from replyguard.models import Entity, ValueType
+from replyguard.models import Cardinality, Entity, ValueType
 from replyguard.text.claims import ClaimDraft
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
@@ -249,3 +249,33 @@ def named_holder(
     if named:  # a sentence naming entities is about them: "X arrives ... and costs €12"
         pairs = {p for p in pairs if p[0] in named}
     return next(iter(pairs)) if len(pairs) == 1 else None
+
+
+_FIRM = ("Cue", "Focus", "ValueOwner")
+
+
+def one_value_each(claims: list[AttachedClaim], index: KBIndex) -> list[AttachedClaim]:
+    """A sentence's claims with each single-valued attribute of a subject claimed once: a value
+    attached only by its type gives way to one the sentence ties to that attribute ("the
+    temperature is 60 degrees, with a 6 percent chance of rain": the 6 percent is not the
+    temperature), and a guess by type of another kind of value than the first guess is none."""
+    firm = {
+        (c.subject_id, c.predicate) for c in claims if c.basis in _FIRM and c.subject_id is not None
+    }
+    kinds: dict[tuple[str | None, str], ValueType | None] = {}  # the first value's type
+    out = []
+    for claim in claims:
+        spec = index.schema.get(claim.predicate)
+        key = (claim.subject_id, claim.predicate)
+        single = spec is None or spec.cardinality != Cardinality.many
+        if (
+            claim.basis == "Type"
+            and single
+            and (
+                key in firm
+                or kinds.setdefault(key, claim.value.value_type) != claim.value.value_type
+            )
+        ):
+            continue  # "48 degrees with a 12 percent risk of showers": 12% is no temperature
+        out.append(claim)
+    return out
