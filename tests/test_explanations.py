@@ -45,13 +45,14 @@ def test_flag_and_issue_explanations(engine, seed_history):
 
 def test_recommendation_explains_its_score(engine, seed_history):
     rec = check(engine, WRONG, "", seed_history).recommendation
-    # three wrong values in three checked claims: most of what the reply claims is wrong
+    # three wrong values in three checked claims: the seed's band for the confidence is
+    # HumanReview, and the findings (more wrong values than are corrected in place) regenerate
     assert rec.explanation.rule.startswith("(recommendation HumanReview (Findings ")
-    assert rec.explanation.result == "HumanReview"
+    assert rec.explanation.result == "Regenerate"
     band, policy = rec.explanation.because
     assert band.rule == "(confidence-band 0.0)" and band.result == "HumanReview"
     assert policy.rule.startswith("(policy-band $band (Findings ")
-    assert policy.result == "HumanReview"
+    assert policy.result == "Regenerate"
     [clause] = policy.clauses
     assert _clause_text(clause).startswith("(= (policy-band $band $findings)")
     [score] = band.because

@@ -32,9 +32,9 @@ BANDS = [
         "When is the budget review?",
     ),
     (
-        R.HumanReview,
-        "John Smith's email is john.s@company.org. He joined the company in 2019 "
-        "and works in the Marketing department.",
+        R.HumanReview,  # four wrong values, all it claims
+        "John Smith's email is john.s@company.org and his phone is 617-555-0199. He joined the "
+        "company in 2019 and works in the Marketing department.",
         "What do you know about John?",
     ),
 ]

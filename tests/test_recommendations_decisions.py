@@ -67,6 +67,7 @@ TWO_OF_FOUR_WRONG = (
     "The Ridge Cruiser has 19 gears and its deposit is $95."
 )
 ALL_WRONG = "The Canal Cruiser has 9 gears, its deposit is $70 and its daily rate is $30."
+FOUR_WRONG = ALL_WRONG + " The Ridge Cruiser has 18 gears."
 
 
 @pytest.fixture(scope="module")
@@ -205,9 +206,18 @@ def test_a_wrong_value_against_two_kb_values_goes_to_a_human(shop):
 
 
 def test_a_reply_wrong_in_most_of_what_it_claims_goes_to_a_human(shop):
-    rec = run(shop, ALL_WRONG).recommendation
+    rec = run(shop, FOUR_WRONG).recommendation
     assert rec.kind == R.HumanReview
-    assert "Most of what the reply claims is wrong (3 wrong values)" in rec.reason
+    assert "Most of what the reply claims is wrong (4 wrong values)" in rec.reason
+
+
+def test_a_few_wrong_values_are_regenerated_with_each_right_value(kb, shop):
+    # three wrong values, all it claims: a rewrite from the guidance can be trusted
+    rec = run(shop, ALL_WRONG).recommendation
+    assert rec.kind == R.Regenerate
+    assert 'For Canal Cruiser\'s deposit, the correct value is "$60".' in rec.guidance
+    strict = Engine(kb, config={"mostly-wrong-at-least": 3})
+    assert run(strict, ALL_WRONG).recommendation.kind == R.HumanReview
 
 
 def test_guidance_marks_quoted_text_as_data(shop):
@@ -237,10 +247,14 @@ def test_the_recommendation_rules_read_this_call_not_the_previous_one(kb):
 def test_the_report_shows_the_text_to_deliver_and_the_unread_values(shop):
     from replyguard.report import render_report
 
-    result = run(shop, "The Canal Cruiser's daily rate is $30. A helmet costs $4 extra.")
+    result = run(shop, "The Canal Cruiser's daily rate is $30. Its deposit is $60.")
     lines = render_report(result).splitlines()
     assert lines[0].startswith("Recommendation: CorrectAndDeliver")
-    assert "  deliver: The Canal Cruiser's daily rate is $25. A helmet costs $4 extra." in lines
+    assert "  deliver: The Canal Cruiser's daily rate is $25. Its deposit is $60." in lines
+    # a value no claim checked beside the wrong one: not delivered as if verified
+    result = run(shop, "The Canal Cruiser's daily rate is $30. A helmet costs $4 extra.")
+    lines = render_report(result).splitlines()
+    assert lines[0].startswith("Recommendation: Regenerate")
     assert "  - '$4' [money] @54-56" in lines
 
 

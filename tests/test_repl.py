@@ -171,7 +171,7 @@ def test_piped_session_checks_explains_and_reloads_an_edited_rule(files: dict[st
     assert '(attr E43 department "Marketing")' in lines
     assert "(held-by department v:marketing E43)" in lines
     assert not any(line.startswith("(") and " E42" in line for line in lines)
-    shipped = lines.index("metta/scoring.metta:63")
+    shipped = lines.index(f"metta/scoring.metta:{_recommendation_line()}")
     assert lines[shipped + 1] == "  (= (recommendation $band $findings)"
     assert "accept-threshold = 0.95" in lines
     assert '[(C1 (Verified 1.0)), (C2 (Contradicted "Engineering" 1.0))]' in lines
@@ -183,7 +183,7 @@ def test_piped_session_checks_explains_and_reloads_an_edited_rule(files: dict[st
     user_rule = lines.index(f"{files['rules'] / 'bands.metta'}:2")
     assert lines[user_rule + 1 : user_rule + 3] == [
         "  (= (recommendation $band $findings) Regenerate)",
-        "replaced: metta/scoring.metta:63 (by a later rule file)",
+        f"replaced: metta/scoring.metta:{_recommendation_line()} (by a later rule file)",
     ]
     # errors are one line each, name the input line, and the session goes on until :quit
     errors = [line for line in lines if line.startswith("error: ")]
@@ -294,3 +294,11 @@ def test_completions(engine: Engine) -> None:
     assert "recommendation" in repl.completions(":rules recom", "recom")
     assert repl.completions(":config accept", "accept") == ["accept-threshold"]
     assert repl.completions("!(match &kb", "&kb") == []
+
+
+def _recommendation_line() -> int:
+    """The line of the shipped `recommendation` clause in metta/scoring.metta."""
+    text = (Path(__file__).resolve().parents[1] / "metta" / "scoring.metta").read_text()
+    return next(
+        n for n, line in enumerate(text.splitlines(), 1) if line.startswith("(= (recommendation ")
+    )

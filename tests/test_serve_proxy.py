@@ -54,11 +54,13 @@ SHOP_KB = {
 }
 PHONE_Q = "What is the phone number of Larkspur Cycles?"
 RIGHT = "You can call Larkspur Cycles on 555-0134."
-OFF_QUESTION = "Larkspur Cycles opens at 9 am."  # AcceptWithFlags: not what was asked
+# AcceptWithFlags: a time no claim checks
+UNCHECKED = "You can call Larkspur Cycles on 555-0134, and Tom is usually in by 8 am."
 WRONG_HOUR = "Larkspur Cycles opens at 10 am."  # CorrectAndDeliver: one wrong value, corrected
 INVENTED = "Larkspur Cycles, Harbour Cycles and Kendal Wheels are all open on Sunday."
-SWAPPED = (  # HumanReview: wrong in most of what it claims
-    "Tom Ashby is the manager, Ivy Marsh is the mechanic and Larkspur Cycles opens at 10 am."
+SWAPPED = (  # HumanReview: wrong in most of what it claims (four wrong values)
+    "Tom Ashby is the manager, Ivy Marsh is the mechanic, Larkspur Cycles opens at 10 am "
+    "and its email is info@larkspur.example."
 )
 
 
@@ -136,10 +138,10 @@ def test_accept_delivers_the_reply_unchanged(fake: FakeUpstream, client: openai.
 def test_accept_with_flags_is_unchanged_by_default(
     fake: FakeUpstream, client: openai.OpenAI
 ) -> None:
-    fake.script(Reply(OFF_QUESTION))
+    fake.script(Reply(UNCHECKED))
     plain = ask(client)
     assert guard(plain)["recommendation"] == "AcceptWithFlags"
-    assert plain.choices[0].message.content == OFF_QUESTION
+    assert plain.choices[0].message.content == UNCHECKED
     assert guard(plain)["issues"], "the flags are in the metadata"
 
 
@@ -147,7 +149,7 @@ def test_correct_and_deliver_sends_the_corrected_text(
     fake: FakeUpstream, client: openai.OpenAI
 ) -> None:
     fake.script(Reply(WRONG_HOUR))
-    completion = ask(client, "Which town is Larkspur Cycles in?")
+    completion = ask(client, "When does Larkspur Cycles open?")
     meta = guard(completion)
     assert meta["recommendation"] == "CorrectAndDeliver" and meta["action"] == "correct"
     assert meta["original"] == WRONG_HOUR and meta["corrections"]
@@ -471,7 +473,7 @@ def test_litellm_gets_one_text_per_text_and_the_verdicts_mapped(served: TestClie
     assert right == {"action": "NONE", "blocked_reason": None, "texts": [RIGHT, ""]}
     regenerate = guardrail(served, litellm_call("response", [INVENTED], None))
     assert regenerate["action"] == "BLOCKED" and "written again" in regenerate["blocked_reason"]
-    question = [{"role": "user", "content": "Which town is Larkspur Cycles in?"}]
+    question = [{"role": "user", "content": "When does Larkspur Cycles open?"}]
     guardrail(served, litellm_call("request", [question[0]["content"]], "call-9", question))
     corrected = guardrail(served, litellm_call("response", [WRONG_HOUR], "call-9"))
     assert corrected["action"] == "GUARDRAIL_INTERVENED" and len(corrected["texts"]) == 1

@@ -76,6 +76,8 @@ class Engine:
         self._build_readers()
         seed.bind(self)
         self.rules_version = 0
+        # inside a check with tool results (tool_knowledge.knowing): every tool returned nothing
+        self.lookup_found_nothing = False
         self.build_seconds = time.perf_counter() - started
 
     def _read_rule_lists(self) -> None:
@@ -111,6 +113,7 @@ class Engine:
                 float(self.setting("name-opener-log-prior")),  # type: ignore[arg-type]
                 float(self.setting("gerund-verb-log-prior")),  # type: ignore[arg-type]
             ),
+            code_name_holders=int(self.setting("code-name-holders")),  # type: ignore[arg-type]
             claim_grammar=self._claim_grammar,
             organisation=speaking_organisation(
                 self.kb,

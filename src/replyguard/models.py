@@ -547,6 +547,8 @@ class QUDRelevanceResult(_Output):
     answer_coverage: float
     semantic_relevance: float
     addresses_qud: bool
+    # the question asks for an attribute (or a kind of value) and the reply claims others instead
+    answers_another_question: bool = False
     issues: list[CoherenceIssue] = Field(default_factory=list)
 
 

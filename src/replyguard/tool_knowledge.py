@@ -165,13 +165,16 @@ def knowing(engine: Engine, results: Sequence[object]) -> Iterator[KnowledgeBase
         [str(f[0]) for f in engine.host.facts("name-field-suffix")],
     )
     saved = (engine.kb, engine.kb_atoms, engine.index, engine.spelling, engine.reader)
-    version = engine.rules_version
+    version, found_nothing = engine.rules_version, engine.lookup_found_nothing
     merged = merge_kb(engine.kb, overlay)
     engine.replace_kb(merged)
+    # tools were called and none returned a row: what the reply offers was not found
+    engine.lookup_found_nothing = bool(results) and not overlay.entities
     try:
         yield merged
     finally:
         clear_space(engine.host.kb)
+        engine.lookup_found_nothing = found_nothing
         engine.kb, engine.kb_atoms, engine.index, engine.spelling, engine.reader = saved
         load_kb_space(engine.host.kb, engine.kb)
         engine.rules_version = version

@@ -262,10 +262,16 @@ class SgdScene:
                     out.setdefault(slot, {})[value] = tuple(words)
         return out
 
-    def case_at(self, index: int, response: str, kb: KnowledgeBase) -> Case:
+    def case_at(self, index: int, response: str, kb: KnowledgeBase, *, empty: bool = False) -> Case:
+        """The case of system turn ``index``. When its service was called and returned no rows
+        (or ``empty``: checked as if it had), the agent's tool result is handed in as a user's
+        agent would hand it in: an empty list, so the engine knows the lookup found nothing."""
         turns = list(self.turns[:index])
+        call = self.calls[index]
+        found_nothing = empty or (call is not None and not call.rows)
         return Case(
             kb=kb,
+            tool_results=[[]] if found_nothing else [],
             dialogue=DialogueState(turns=turns),
             query=turns[-1].text,
             response=response,
@@ -394,4 +400,5 @@ def scene_cases(s: SgdScene, vocab: Vocabulary | None, *, seed: int = 0) -> Iter
             continue
         for d in sgd_perturb.perturbations(s, index, vocab, seed=seed):
             rows = s.kb_at(index, empty=True) if d.empty_kb else kb
-            yield EvalCase(d.case_id, s.case_at(index, d.response, rows), d.truth)
+            case = s.case_at(index, d.response, rows, empty=d.empty_kb)
+            yield EvalCase(d.case_id, case, d.truth)

@@ -7,10 +7,12 @@ issue and severity comes from metta/coherence.metta.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from replyguard.atoms import claim_atom
+from replyguard.kb import name_words
 from replyguard.metta_host import Sym, to_atom
 from replyguard.models import (
     CoherenceIssue,
@@ -33,7 +35,7 @@ from replyguard.stages.acts import classify_reply_act, classify_turn_act, presup
 from replyguard.stages.context import CallContext
 from replyguard.stages.polar_answers import direct_answer
 from replyguard.text.lexer import Lexeme
-from replyguard.text.questions import classify_question
+from replyguard.text.questions import WH_WORDS, classify_question
 from replyguard.text.words import STOPWORDS, content_stems, stem
 
 if TYPE_CHECKING:
@@ -42,6 +44,8 @@ if TYPE_CHECKING:
 _TIME_TYPES = {ValueType.time, ValueType.datetime}
 _DATE_TYPES = {ValueType.date, ValueType.datetime, ValueType.year}
 _NUMBER_TYPES = {ValueType.number, ValueType.money, ValueType.percent, ValueType.duration}
+# kinds of answer a stated value is (an entity, a manner or a reason may be said in words)
+_VALUE_ANSWERS = {"Time", "Date", "Number", "Distance", "Duration"} | {t.value for t in ValueType}
 
 
 def check_coherence(engine: Engine, ctx: CallContext) -> CoherenceResult:
@@ -144,6 +148,7 @@ def _qud(engine: Engine, ctx: CallContext, reply_act: str) -> QUDRelevanceResult
         answer_coverage=coverage,
         semantic_relevance=relevance,
         addresses_qud=bool(addresses),
+        answers_another_question=evidence[0] == Sym("AnswerEvidence") and evidence[4] is True,
         issues=_issue(
             issue,
             description,
@@ -219,12 +224,46 @@ def _coverage_evidence(
         if focus_attribute
         else False
     )
+    present = _has_answer_type(engine, ctx, expected)
     return (
         Sym("AnswerEvidence"),
         focus_value,
-        _has_answer_type(engine, ctx, expected),
+        present,
         Sym(expected),
+        not focus_value and _answers_another(engine, ctx, expected, present),
     )
+
+
+def _answers_another(engine: Engine, ctx: CallContext, expected: str, present: bool) -> bool:
+    """The reply claims values of other attributes than the question asks for: the attributes
+    the question names ("what bulb does it take" -> bulb) are neither claimed nor mentioned, nor
+    is a value of their type stated that no claim gave to another; or, when it names none, no
+    value of the kind of answer asked for ("what time ...") is stated. A question asking for
+    several things ("what time is it and who is coming?") is partly answered by one of them, and
+    a claimed attribute whose name shares a word with the question is about what was asked."""
+    claimed = {c.attached.predicate for c in ctx.claims}
+    if not claimed or _asks_several(ctx.query):
+        return False
+    asked = {a for lx in ctx.query_reading.lexed.lexemes if lx.cat == "CUE" for a in lx.attributes}
+    query_stems = set(content_stems([t.text for t in ctx.query_reading.lexed.tokens]))
+    if any(query_stems & set(content_stems(name_words(a))) for a in claimed - asked):
+        return False  # "free delivery?" -> "shipping is free over €50": free_shipping_over
+    if asked:
+        reply = ctx.reply.lexed.lexemes
+        mentioned = {a for lx in reply if lx.cat == "CUE" for a in lx.attributes}
+        types = {engine.index.attribute_type(a) for a in asked}
+        # a value of an asked attribute's type that no claim gave to another attribute
+        spans = {(c.span.start, c.span.end) for c in ctx.claims}
+        stated = any(
+            lx.cat == "VAL" and lx.value_type in types and (lx.start, lx.end) not in spans
+            for lx in reply
+        )
+        return not (asked & (claimed | mentioned)) and not stated
+    return not present and expected in _VALUE_ANSWERS
+
+
+def _asks_several(query: str) -> bool:
+    return sum(w in WH_WORDS for w in re.findall(r"[a-z]+", query.lower())) > 1
 
 
 def _has_answer_type(engine: Engine, ctx: CallContext, expected: str) -> bool:

@@ -22,14 +22,16 @@ from replyguard.metta_host import Sym
 from replyguard.models import Evidence, HallucinationFlag, HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext, ClaimRecord
+from replyguard.stages.empty_lookup import nothing_found_candidates
 from replyguard.stages.grounding import ungrounded_candidates
 from replyguard.stages.logic_checks import logic_candidates
 from replyguard.stages.polar_answers import polar_candidates
 from replyguard.stages.restatement import restatement_candidates
+from replyguard.stages.speculation import speculation_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
 from replyguard.stages.unknown_events import unknown_event_candidates
 from replyguard.text.lexer import Lexeme
-from replyguard.values import value_key
+from replyguard.values import fold, value_key
 
 _NAMED_HOLDERS = 5
 
@@ -46,6 +48,8 @@ def detect_hallucinations(
         *_entity_candidates(engine, ctx),
         *unknown_event_candidates(engine, ctx),
         *_unsupported_candidates(ctx),
+        *speculation_candidates(ctx),
+        *nothing_found_candidates(engine, ctx),
         *ungrounded_candidates(ctx),
         *temporal_candidates(engine, ctx),
         *logic_candidates(engine, ctx),
@@ -290,6 +294,8 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
             continue
         definite = _preceded_by_the(ctx, name)
         similar = engine.index.fuzzy_name(name.text, similar_cutoff)
+        if similar is not None and not _misspelling(name.text, similar[0]):
+            similar = None  # "the Harbour Suite" is no misspelling of Harbourview: a new suite
         is_generic = any(g.start <= name.start and name.end <= g.end for g in generic)
         proper = len(name.text.split()) > 1 or not _sentence_initial(ctx, name)
         reason = f"'{name.text}' is neither in the knowledge base nor the dialogue"
@@ -313,6 +319,16 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
             )
         )
     return out
+
+
+def _misspelling(said: str, known: str) -> bool:
+    """A misspelt name keeps its words ("Prof. Okafer"), or only runs them together or apart
+    ("Harbour view"); a name with a word more or less ("Ocean View Cabin" beside Ocean Cabin,
+    "Harbour Suite" beside Harbourview) is another name."""
+    said, known = fold(said), fold(known)
+    return len(said.split()) == len(known.split()) or said.replace(" ", "") == known.replace(
+        " ", ""
+    )
 
 
 _DENIALS = ("no", "not any", "find", "found", "locate", "see", "have")

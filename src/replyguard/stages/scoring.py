@@ -201,6 +201,7 @@ def findings(
             CoherenceIssueType.QUDNotAddressed in issues,
             CoherenceIssueType.TopicUnrelated in issues,
             Sym(coherence.discourse_coherence.reply_act),
+            coherence.qud_relevance.answers_another_question,
         )
         is True,
         unread=_unread(engine, ctx, flags),
@@ -365,7 +366,7 @@ def _no_such_entity(
     the same word ("Suite"), else those of the type the conversation is about."""
     entities = [e for e in engine.index.entities.values() if e.name and e.name.split()]
     head = fold(flag.content.split()[-1]) if flag.content.split() else ""
-    alike = [e for e in entities if fold(e.name.split()[-1]) == head]
+    alike = [engine.index.entities[i] for i in engine.index.name_heads.get(head, [])]
     if not alike:
         kind = _kind_in_focus(engine, ctx)
         alike = [e for e in entities if e.type == kind] if kind is not None else []

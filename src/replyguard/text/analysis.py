@@ -233,6 +233,7 @@ class Reader:
         fuzzy_cutoff: float,
         word_prior: Callable[[str], float] | None = None,
         priors: tuple[float, float, float] = (0.0, 0.0, 0.0),
+        code_name_holders: int = 2,
         claim_grammar: Lark | None = None,
         organisation: str | None = None,
         voice: frozenset[str] = frozenset(),
@@ -251,6 +252,7 @@ class Reader:
             emphasis_prior=priors[0],
             opener_prior=priors[1],
             gerund_prior=priors[2],
+            code_name_holders=code_name_holders,
         )
         self._grammar = claim_grammar
         self.rows = RowFinder(index)

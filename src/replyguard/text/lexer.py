@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from replyguard.models import ValueType
-from replyguard.text.lexicon import KBIndex, NameHit, WordLists
+from replyguard.text.lexicon import KBIndex, NameHit, WordLists, code_shape
 from replyguard.text.places import place_at
 from replyguard.text.temporal import TemporalMention, find_temporal
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
@@ -159,12 +159,15 @@ class Lexer:
         emphasis_prior: float = 0.0,
         opener_prior: float = 0.0,
         gerund_prior: float = 0.0,
+        code_name_holders: int = 2,
     ) -> None:
         """`word_prior` is ln P(word); a capitalised word more frequent than `emphasis_prior`
         inside a sentence is emphasis, not a name ("Coffee places"); a sentence-opening word more
         frequent than `opener_prior` is not part of the name after it ("Ask Rebecca Stone"); an
-        opening -ing word whose verb is more frequent than `gerund_prior` is a verb."""
+        opening -ing word whose verb is more frequent than `gerund_prior` is a verb. A code
+        shaped like the names of at least `code_name_holders` KB entities is a name."""
         self.index = index
+        self.code_name_holders = code_name_holders
         self.words = words
         self.fuzzy_cutoff = fuzzy_cutoff
         prior = word_prior or (lambda w: float("-inf"))
@@ -240,6 +243,14 @@ class Lexer:
                 ids, implicit = self._name_owners(name[1])
                 if not implicit:
                     return _lexeme(tokens, i, i + name[0], "ENT", entity_ids=ids)
+            if (
+                tok.kind == "ident"
+                and not _expects_value(previous)
+                and self.index.code_name_shapes.get(code_shape(tok.text) or "", 0)
+                >= self.code_name_holders
+            ):
+                # "SA219" beside the KB's flights SA101, SA215, ...: a name of that kind, new
+                return _lexeme(tokens, i, i + 1, "NAME")
             return self._value(tokens, i, i + 1, _TOKEN_VALUE_TYPES[tok.kind])
         if tok.kind == "num":
             name = self.index.names.longest(folded[:end], i)

@@ -126,6 +126,7 @@ MARKER_KINDS = (
     "not-a-name",
     "certainty-marker",
     "sourcing-phrase",
+    "speculation",
     "additive-marker",
     "affirmative-marker",
     "negative-marker",
@@ -282,6 +283,18 @@ class NameHit:
     implicit: bool  # a first name or surname read off a person's full name, not a listed alias
 
 
+def code_shape(text: str) -> str | None:
+    """The shape of a name that is one code token ("SA101" -> "AA999"), else None."""
+    tokens = tokenize(text)
+    if len(tokens) != 1 or tokens[0].kind != "ident":
+        return None
+    return "".join("9" if c.isdigit() else "A" if c.isalpha() else c for c in text.upper())
+
+
+def _digits(text: str) -> str:
+    return "".join(c for c in text if c.isdigit())
+
+
 class KBIndex:
     """Names, aliases, values and cue phrases of one KB, for the lexer and the fuzzy matcher."""
 
@@ -308,6 +321,10 @@ class KBIndex:
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
         self._descriptors: dict[tuple[str, int], tuple[str, ...]] = {}
         self.name_words: set[str] = set()  # every word of every name and alias, folded
+        # the shapes of names that are codes ("SA101" -> "AA999"), with how many entities bear one
+        self.code_name_shapes: dict[str, int] = defaultdict(int)
+        # the last word of names of two words or more ("suite" of "Lighthouse Suite") -> entities
+        self.name_heads: dict[str, list[str]] = defaultdict(list)
         # a calendar: events, and dates or times to hold them
         self.lists_events = any(e.type == EntityType.Event for e in kb.entities) and any(
             s.value_type in WHEN_TYPES for s in kb.attribute_schema.values()
@@ -409,6 +426,10 @@ class KBIndex:
         )
 
     def _index_entity(self, entity) -> None:  # noqa: ANN001 - models.Entity
+        for shape in {code_shape(n) for n in entity.names} - {None}:
+            self.code_name_shapes[shape] += 1
+        if entity.name and len(entity.name.split()) >= 2:
+            self.name_heads[fold(entity.name.split()[-1])].append(entity.id)
         for name in entity.names:
             self.names.add(name, NameHit(entity.id, implicit=False))
             folded = fold(name)
@@ -462,7 +483,10 @@ class KBIndex:
         if not folded:
             return None
         block = self._fuzzy_blocks.get(folded[0], [])
-        hit = process.extractOne(folded, block, scorer=fuzz.ratio, score_cutoff=cutoff)
+        digits = _digits(folded)
+        hits = process.extract(folded, block, scorer=fuzz.ratio, score_cutoff=cutoff, limit=8)
+        # digits are never fuzzy: "SA219" is no misspelling of "SA215"
+        hit = next((h for h in hits if _digits(h[0]) == digits), None)
         if hit is None:
             return None
         name, score, _ = hit

@@ -49,7 +49,7 @@ _AUX = frozenset(
         "won't",
     ]
 )
-_WH = frozenset(["what", "which", "who", "whom", "whose", "where", "when", "why"])
+WH_WORDS = frozenset(["what", "which", "who", "whom", "whose", "where", "when", "why"])
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def classify_question(text: str) -> QuestionForm:
             cls = "AUX" if low in ("'s", "'re") and words and words[-1][0] == "WH" else "W"
         elif low in _AUX:
             cls = "AUX"
-        elif low in _WH:
+        elif low in WH_WORDS:
             cls = "WH"
         elif low == "how":
             cls = "HOW"
