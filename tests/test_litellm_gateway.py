@@ -31,8 +31,8 @@ import openai
 import pytest
 
 from replyguard.serve.config import ServeConfig
-from replyguard.serve.local import running, serving
-from replyguard.serve.scripted_upstream import MODEL, FakeUpstream, Reply
+from replyguard.serve.local import serving
+from replyguard.serve.scripted_upstream import MODEL, FakeUpstream, Reply, tool_call
 
 LITELLM = os.environ.get("REPLYGUARD_LITELLM") or shutil.which("litellm")
 pytestmark = pytest.mark.skipif(
@@ -47,31 +47,8 @@ STARTUP_SECONDS = 240
 # LiteLLM reads its model prices from the package, not from GitHub, and stays off the network.
 OFFLINE = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_TELEMETRY": "False"}
 
-CLINIC_KB = {
-    "entities": [
-        {
-            "id": "clinic",
-            "name": "Fernhill Clinic",
-            "type": "Organization",
-            "aliases": ["Fernhill"],
-            "attributes": {"phone": "555-0188", "opening_time": "8 am", "town": "Ambleside"},
-        },
-        {
-            "id": "rosa",
-            "name": "Rosa Quill",
-            "type": "Person",
-            "gender": "Feminine",
-            "attributes": {"role": "nurse", "works_at": "Fernhill Clinic"},
-        },
-        {
-            "id": "owen",
-            "name": "Owen Pike",
-            "type": "Person",
-            "gender": "Masculine",
-            "attributes": {"role": "doctor", "works_at": "Fernhill Clinic"},
-        },
-    ]
-}
+DATA = Path(__file__).resolve().parent / "data" / "litellm"
+CLINIC_KB = DATA / "clinic_kb.json"  # what tests/test_serve_litellm.py replays against too
 SYSTEM = "You answer questions about Fernhill Clinic."
 PHONE_Q = "What is the phone number of Fernhill Clinic?"
 RIGHT = "You can reach Fernhill Clinic on 555-0188."
@@ -80,6 +57,10 @@ WRONG_HOUR = "Fernhill Clinic opens at 7 am."
 RIGHT_HOUR = "Fernhill Clinic opens at 8 am."
 INVENTED = "Fernhill Clinic, Brackenside Surgery and Tarn Medical all open on Sunday."
 STAFF_Q = "Who works at Fernhill Clinic?"
+SLOT_Q = "Can I see a doctor at Fernhill Clinic tomorrow?"
+SLOTS = {"slots": [{"doctor_name": "Owen Pike", "slot_time": "3 pm", "room": "4"}]}
+SLOT_WRONG = "Yes, Owen Pike has a slot at 5 pm in room 4."
+SLOT_RIGHT = "Yes, Owen Pike has a slot at 3 pm in room 4."
 SWAPPED = "Rosa Quill is the doctor, Owen Pike is the nurse and Fernhill Clinic opens at 7 am."
 
 
@@ -143,10 +124,8 @@ def guard(
     exchanges: list[dict[str, Any]], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("guard")
-    kb = folder / "clinic.json"
-    kb.write_text(json.dumps(CLINIC_KB), encoding="utf-8")
     config = ServeConfig(
-        kb=str(kb),
+        kb=str(CLINIC_KB),
         workers=1,
         api_keys=(GUARD_KEY,),
         session_store=str(folder / "sessions.sqlite3"),
@@ -230,17 +209,17 @@ def test_an_accepted_reply_passes_unchanged(
     fake: FakeUpstream, client: openai.OpenAI, exchanges: list[dict[str, Any]]
 ) -> None:
     fake.script(Reply(RIGHT))
-    exchanges.clear()
+    seen = len(exchanges)
     completion = ask(client, PHONE_Q)
     assert completion.choices[0].message.content == RIGHT
     assert fake.requests[0]["model"] == MODEL
-    before, after = exchanges
+    before, after = exchanges[seen:]
     assert before["request"]["input_type"] == "request"
     assert before["request"]["texts"] == [SYSTEM, PHONE_Q]
     assert after["request"]["input_type"] == "response"
     assert after["request"]["texts"] == [RIGHT]
     assert after["request"]["litellm_call_id"] == before["request"]["litellm_call_id"]
-    assert {e["headers"]["x-api-key"] for e in exchanges} == {GUARD_KEY}
+    assert {e["headers"]["x-api-key"] for e in exchanges[seen:]} == {GUARD_KEY}
     assert after["response"]["action"] == "NONE"
 
 
@@ -265,9 +244,34 @@ def test_a_reply_is_checked_in_the_dialogue_litellm_sent_first(
     fake.script(Reply(SWAPPED))
     with pytest.raises(openai.BadRequestError) as blocked:
         ask(client, STAFF_Q)
-    review_id = blocked.value.message.rsplit("review item ", 1)[1].split()[0].strip("'\".,}")
-    item = running(guard).loop  # the review store is read through the service's own state
-    assert item is not None and review_id.startswith("rev-")
+    assert "replyguard: the reply needs a person's review" in blocked.value.message
+    review_id = re.search(r"review item (rev-[0-9a-f]+)", blocked.value.message)[1]
+    item = httpx.get(f"{guard}/v1/review/{review_id}", headers={"x-api-key": GUARD_KEY}).json()
+    assert item["source"] == "litellm"
+    assert item["dialogue"] == [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": STAFF_Q},
+    ]
+
+
+def test_tool_results_litellm_forwards_are_the_knowledge(
+    fake: FakeUpstream, client: openai.OpenAI, exchanges: list[dict[str, Any]]
+) -> None:
+    call = tool_call("call_8", "find_slots", {"clinic": "Fernhill Clinic"})
+    fake.script(Reply(tool_calls=[call]))
+    messages: list[dict[str, Any]] = [{"role": "user", "content": SLOT_Q}]
+    first = client.chat.completions.create(model="clinic-model", messages=messages)
+    assert first.choices[0].message.tool_calls[0].function.name == "find_slots"
+    messages += [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "call_8", "content": json.dumps(SLOTS)},
+    ]
+    fake.script(Reply(SLOT_WRONG))
+    seen = len(exchanges)
+    told = client.chat.completions.create(model="clinic-model", messages=messages)
+    assert told.choices[0].message.content == SLOT_RIGHT
+    asked = [e["request"] for e in exchanges[seen:] if e["request"]["input_type"] == "request"]
+    assert [m["role"] for m in asked[0]["structured_messages"]] == ["user", "assistant", "tool"]
 
 
 def test_a_streamed_reply_comes_out_corrected(fake: FakeUpstream, client: openai.OpenAI) -> None:
@@ -275,8 +279,24 @@ def test_a_streamed_reply_comes_out_corrected(fake: FakeUpstream, client: openai
     assert streamed(client, HOURS_Q) == RIGHT_HOUR + " " + RIGHT
 
 
-def test_a_streamed_invented_entity_is_stopped(fake: FakeUpstream, client: openai.OpenAI) -> None:
+def test_a_streamed_invented_entity_is_blocked_before_anything_went_out(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
     fake.script(Reply(INVENTED, chunk_chars=4))
-    with pytest.raises(openai.APIError) as stopped:
+    with pytest.raises(openai.BadRequestError) as blocked:
         streamed(client, "Which clinics open on Sunday?")
-    assert "replyguard" in str(stopped.value)
+    assert blocked.value.status_code == 400
+    assert "replyguard: the reply needs to be written again" in blocked.value.message
+
+
+def test_a_stream_stops_after_the_checked_sentences_that_went_out(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
+    fake.script(Reply(RIGHT_HOUR + " " + INVENTED, chunk_chars=4))
+    received: list[str] = []
+    with pytest.raises(openai.APIError) as stopped:
+        for chunk in ask(client, HOURS_Q, stream=True):
+            if chunk.choices:
+                received.append(chunk.choices[0].delta.content or "")
+    assert "replyguard: the reply needs to be written again" in stopped.value.message
+    assert "".join(received) == RIGHT_HOUR + " "

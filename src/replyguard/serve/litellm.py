@@ -179,7 +179,8 @@ class TextCheck:
 
 def _ends_sentence(text: str) -> bool:
     """Whether the text ends a sentence: a sentence would start right after it."""
-    return bool(complete_sentences(text + " Z", 0)[-1:] >= [len(text)])
+    starts = complete_sentences(text + " Z", 0)
+    return bool(starts) and starts[-1] >= len(text)
 
 
 def _last_sentence_start(text: str) -> int:
