@@ -228,6 +228,14 @@ def test_a_wrong_kb_value_comes_back_corrected(fake: FakeUpstream, client: opena
     assert ask(client, HOURS_Q).choices[0].message.content == RIGHT_HOUR
 
 
+def test_a_reply_without_end_punctuation_is_delivered_whole(
+    fake: FakeUpstream, client: openai.OpenAI
+) -> None:
+    """Its last sentence is held back for a stream; a plain reply comes whole all the same."""
+    fake.script(Reply(WRONG_HOUR.rstrip(".")))
+    assert ask(client, HOURS_Q).choices[0].message.content == RIGHT_HOUR.rstrip(".")
+
+
 def test_an_invented_entity_is_blocked_with_a_readable_reason(
     fake: FakeUpstream, client: openai.OpenAI
 ) -> None:
@@ -236,6 +244,7 @@ def test_an_invented_entity_is_blocked_with_a_readable_reason(
         ask(client, "Which clinics open on Sunday?")
     assert blocked.value.status_code == 400
     assert "replyguard: the reply needs to be written again" in blocked.value.message
+    assert "'Brackenside Surgery' is neither in the knowledge base" in blocked.value.message
 
 
 def test_a_reply_is_checked_in_the_dialogue_litellm_sent_first(

@@ -188,8 +188,14 @@ def _last_sentence_start(text: str) -> int:
 
 
 def _why(verdict: Verdict) -> str:
-    recommendation = verdict.result["recommendation"]
-    return recommendation.get("reason") or recommendation.get("guidance") or verdict.kind
+    """The check's reason, else what its flags and issues say (the guidance is written for the
+    model, with the reply's words quoted in tags)."""
+    result = verdict.result
+    found = [f["reason"] for f in result.get("hallucination_flags", []) if f.get("reason")]
+    found += [i["description"] for i in result.get("coherence", {}).get("issues", [])]
+    recommendation = result["recommendation"]
+    said = "; ".join(dict.fromkeys(found))  # a span flagged twice says it once
+    return recommendation.get("reason") or said or verdict.guidance or verdict.kind
 
 
 def _needs(verdict: Verdict) -> str:
