@@ -459,7 +459,7 @@ def test_litellm_pre_call_passes_and_its_dialogue_is_joined_to_the_reply(
     ]
     texts = [m["content"] for m in messages]
     before = guardrail(served, litellm_call("request", texts, "call-7", messages))
-    assert before == {"action": "NONE", "blocked_reason": None, "texts": texts}
+    assert before["action"] == "NONE" and before["texts"] == texts
     after = guardrail(served, litellm_call("response", [SWAPPED], "call-7"))
     assert after["action"] == "BLOCKED" and after["texts"] == [SWAPPED]
     assert after["blocked_reason"].startswith("replyguard: the reply needs a person's review")
@@ -470,7 +470,7 @@ def test_litellm_pre_call_passes_and_its_dialogue_is_joined_to_the_reply(
 
 def test_litellm_gets_one_text_per_text_and_the_verdicts_mapped(served: TestClient) -> None:
     right = guardrail(served, litellm_call("response", [RIGHT, ""], "call-8"))
-    assert right == {"action": "NONE", "blocked_reason": None, "texts": [RIGHT, ""]}
+    assert right["action"] == "NONE" and right["texts"] == [RIGHT, ""]
     regenerate = guardrail(served, litellm_call("response", [INVENTED], None))
     assert regenerate["action"] == "BLOCKED" and "written again" in regenerate["blocked_reason"]
     question = [{"role": "user", "content": "When does Larkspur Cycles open?"}]
@@ -481,7 +481,7 @@ def test_litellm_gets_one_text_per_text_and_the_verdicts_mapped(served: TestClie
 
 def test_litellm_in_monitor_mode_never_blocks(served: TestClient, monitor: None) -> None:
     answer = guardrail(served, litellm_call("response", [SWAPPED], None))
-    assert answer == {"action": "NONE", "blocked_reason": None, "texts": [SWAPPED]}
+    assert answer["action"] == "NONE" and answer["texts"] == [SWAPPED]
 
 
 def test_litellm_route_needs_the_key(served: TestClient) -> None:

@@ -92,7 +92,9 @@ class ProxyState:
             else None
         )
         self.reviews = ReviewStore(self.settings.review_store or _beside(config.session_store))
-        self.calls = CallMemory(self.settings.call_memory_seconds, self.settings.call_memory_size)
+        memory = (self.settings.call_memory_seconds, self.settings.call_memory_size)
+        self.calls = CallMemory(*memory)
+        self.streamed = CallMemory(*memory)
         self._actions: tuple[object, dict[str, dict[str, str]]] | None = None
 
     def require_upstream(self) -> Upstream:
@@ -154,14 +156,15 @@ ProxyDep = Annotated[ProxyState, Depends(proxy_state)]
 
 class CallMemory:
     """LiteLLM's pre_call messages by litellm_call_id, kept `seconds` (at most `size` calls),
-    so its post_call reply is checked in its dialogue."""
+    so its post_call reply is checked in its dialogue (and, in `streamed`, the texts a stream
+    of the call already released)."""
 
     def __init__(self, seconds: float, size: int) -> None:
         self.seconds = seconds
         self.size = size
-        self._calls: dict[str, tuple[float, list[dict[str, Any]]]] = {}
+        self._calls: dict[str, tuple[float, list[Any]]] = {}
 
-    def remember(self, call_id: str, messages: list[dict[str, Any]]) -> None:
+    def remember(self, call_id: str, messages: list[Any]) -> None:
         now = time.monotonic()
         self._calls = {k: v for k, v in self._calls.items() if now - v[0] < self.seconds}
         self._calls.pop(call_id, None)
@@ -169,7 +172,7 @@ class CallMemory:
         while len(self._calls) > self.size:
             self._calls.pop(next(iter(self._calls)))
 
-    def recall(self, call_id: str) -> list[dict[str, Any]] | None:
+    def recall(self, call_id: str) -> list[Any] | None:
         found = self._calls.get(call_id)
         if found is None or time.monotonic() - found[0] >= self.seconds:
             return None

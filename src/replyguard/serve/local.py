@@ -4,6 +4,8 @@
     with serving(config) as url:               # "http://127.0.0.1:PORT", once engines are up
         running(url).service                   # the Service, e.g. to look at its pool
         running(url).loop                      # the server's event loop
+
+`wrap` puts an ASGI layer around the app (a test recording what a client sent).
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from replyguard.serve.app import create_app
 from replyguard.serve.config import ServeConfig
@@ -39,11 +42,12 @@ def running(url: str) -> Running:
 
 
 @contextmanager
-def serving(config: ServeConfig) -> Iterator[str]:
+def serving(config: ServeConfig, wrap: Callable[[ASGIApp], ASGIApp] | None = None) -> Iterator[str]:
     """The base URL of the service running `config`, until the block ends."""
     app = create_app(config)
+    served = wrap(app) if wrap else app
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
+        uvicorn.Config(served, host="127.0.0.1", port=0, log_config=None, lifespan="on")
     )
     loops: list[asyncio.AbstractEventLoop] = []
 
