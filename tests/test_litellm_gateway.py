@@ -61,7 +61,10 @@ SLOT_Q = "Can I see a doctor at Fernhill Clinic tomorrow?"
 SLOTS = {"slots": [{"doctor_name": "Owen Pike", "slot_time": "3 pm", "room": "4"}]}
 SLOT_WRONG = "Yes, Owen Pike has a slot at 5 pm in room 4."
 SLOT_RIGHT = "Yes, Owen Pike has a slot at 3 pm in room 4."
-SWAPPED = "Rosa Quill is the doctor, Owen Pike is the nurse and Fernhill Clinic opens at 7 am."
+SWAPPED = (  # wrong in most of what it claims: four wrong values
+    "Rosa Quill is the doctor, Owen Pike is the nurse, Fernhill Clinic opens at 7 am and its town "
+    "is Keswick."
+)
 
 
 def documented_config() -> str:
