@@ -287,3 +287,18 @@ def test_two_values_are_compared_only_within_one_subject_and_attribute(engine):
         engine, "Emily Chen works in Finance. John Smith works in Engineering. Emily is in Finance."
     )
     assert not _flags(repeated, H.LogicalInconsistency)
+
+
+def test_a_request_to_confirm_restates_how_many_were_asked_for(engine):
+    turns = [
+        Turn(speaker="user", text="Book me seats for the string quartet on Saturday."),
+        Turn(speaker="assistant", text="How many seats do you need?"),
+        Turn(speaker="user", text="Two seats, please."),
+    ]
+    wrong = check(engine, "Could you confirm 3 seats for the string quartet on Saturday?", "", turns)
+    assert [f.content for f in _flags(wrong, H.ContradictsPrior)] == ["3 seats"]
+    right = check(engine, "Just to confirm: 2 seats for the string quartet on Saturday.", "", turns)
+    assert not _flags(right, H.ContradictsPrior)
+    # a number inside another value counts nothing: "at 7 pm" is a time, not 7 of "pm"
+    later = check(engine, "Please confirm 2 seats on Saturday at 7 pm.", "", turns)
+    assert not _flags(later, H.ContradictsPrior)

@@ -486,6 +486,7 @@ def _discourse(engine: Engine, ctx: CallContext, reply_act: str) -> DiscourseCoh
             "Answer",
             "ClarifyingQuestion",
             "Confirmation",
+            "ConfirmationRequest",
             "Commitment",
             "Refusal",
             "Greeting",

@@ -5,9 +5,9 @@ dentist appointment for 2 pm" is a contradiction even though no KB entity is nam
 The request is the task in hand: the first user request since the assistant last confirmed one,
 and the user turns after it (later details replace earlier ones: "No, make it today"). Details
 are compared slot by slot: a time with a time, a date with a date, a KB value with a value of the
-same column, and details named by a phrase ("with my aunt", "a reminder for dinner") by their
-words (text/details.py). Whether a reply act restates a request,
-and how sure the flag is, are rules (metta/hallucination.metta).
+same column, how many of a thing by number ("4 tickets"), and details named by a phrase ("with
+my aunt", "a reminder for dinner") by their words (text/details.py). Whether a reply act
+restates a request, and how sure the flag is, are rules (metta/hallucination.metta).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from replyguard.models import EntityType, Evidence, HallucinationType, Span, Val
 from replyguard.stages.acts import classify_reply_act, classify_turn_act
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
-from replyguard.text.details import request_details
+from replyguard.text.details import count_details, request_details
 from replyguard.text.lexer import LexedText, Lexeme
 from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import content_stems
@@ -56,6 +56,7 @@ def _slots(lexed: LexedText, engine: Engine) -> dict[str, list[Lexeme]]:
         if slot is not None:
             out.setdefault(slot, []).append(lexeme)
     details = request_details(lexed, engine.words.markers.get, lambda lx: _is_person(lx, engine))
+    details.update(count_details(lexed))  # "4 tickets"
     for slot, lexemes in details.items():
         out.setdefault(slot, lexemes)
     return out
@@ -153,6 +154,8 @@ def _weekdays(text: str) -> set[str]:
 
 
 def _agrees(engine: Engine, slot: str, said: Lexeme, asked: Lexeme) -> bool:
+    if "COUNT" in (said.cat, asked.cat):  # "1 tickets" does not restate "4 tickets"
+        return said.value_key == asked.value_key
     if "DETAIL" in (said.cat, asked.cat):  # "yoga" restates "a yoga activity"
         a, b = set(content_stems(said.text.split())), set(content_stems(asked.text.split()))
         return a <= b or b <= a

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from replyguard.models import ValueType
 from replyguard.text.claims import PREPOSITIONS
 from replyguard.text.lexer import LexedText, Lexeme
 from replyguard.text.lexicon import past_openers
+from replyguard.text.temporal import NUMBER_WORDS
+from replyguard.text.words import content_stems
 
 _MARKER = "detail-phrase:"
 _SKIPPED = frozenset("a an the my your our his her their its this that some".split())
@@ -89,4 +92,33 @@ def request_details(
             slot in _NOT_A_NAME and (found.start_tok, found.end_tok) in names
         ):
             out.setdefault(slot, []).append(found)
+    return out
+
+
+def count_details(lexed: LexedText) -> dict[str, list[Lexeme]]:
+    """How many of a thing a text asks for or restates: "4 tickets", "three tickets" give the
+    slot "count of ticket" a COUNT lexeme whose value_key is the number. A number inside another
+    value ("7 pm", "$40") counts nothing."""
+    tokens = lexed.tokens
+    taken = {
+        k
+        for lx in lexed.lexemes
+        if lx.cat == "VAL" and lx.value_type != ValueType.number
+        for k in range(lx.start_tok, lx.end_tok)
+    }
+    out: dict[str, list[Lexeme]] = {}
+    for i in range(len(tokens) - 1):
+        token, noun = tokens[i], tokens[i + 1]
+        if i in taken or i + 1 in taken or noun.kind != "word":
+            continue
+        number = int(token.text) if token.kind == "num" and token.text.isdigit() else None
+        number = NUMBER_WORDS.get(token.lower, number)
+        if number is None or noun.lower in _BOUNDARIES or noun.lower in _SKIPPED:
+            continue
+        stems = content_stems([noun.text])
+        if not stems:
+            continue
+        text = lexed.text[token.start : noun.end]
+        count = Lexeme("COUNT", i, i + 2, token.start, noun.end, text, value_key=str(number))
+        out.setdefault(f"count of {stems[0]}", []).append(count)
     return out
