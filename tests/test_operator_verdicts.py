@@ -135,6 +135,7 @@ def test_values_offered_when_every_tool_returned_nothing_are_invented():
     )
     assert [f.content for f in offer.hallucination_flags] == ["10:20", "£18"]
     assert offer.recommendation.kind == R.Regenerate
+    assert "The lookup returned nothing: say that nothing was found" in offer.recommendation.guidance
     # saying that nothing was found, or asking, offers nothing
     for reply in (
         "Sorry, there are no sailings to Westray on Friday.",

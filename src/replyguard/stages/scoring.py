@@ -320,8 +320,12 @@ def _guidance(
         parts.append(messages["AddressQuestion"])
     if found.unanswered:
         parts.append(messages["KeepToTopic"])
-    for flag in found.invented:
-        parts.append(_no_such_entity(engine, ctx, flag, messages))
+    if engine.lookup_found_nothing and found.invented:
+        # every tool returned nothing: one note for everything offered
+        offered = ", ".join(quote_for_llm(f.content) for f in found.invented)
+        parts.append(messages["NothingFound"].format(content=offered))
+    else:
+        parts += [_no_such_entity(engine, ctx, flag, messages) for flag in found.invented]
     for record in found.conflicts:
         earlier = [e for e, agrees in record.history if not agrees]
         parts.append(
