@@ -32,7 +32,7 @@ from replyguard.models import (
     ValueType,
 )
 from replyguard.text.temporal import WEEKDAYS
-from replyguard.values import fold, infer_value_type
+from replyguard.values import FREE_WORDS, fold, infer_value_type
 
 RESERVED_COLUMNS = ("id", "name", "type", "aliases", "gender", "number")
 
@@ -544,7 +544,10 @@ def _infer_type(kb: KnowledgeBase, attribute: str, entity_names: set[str]) -> Va
         return ValueType.text
     if all(fold(v) in entity_names for v in values):
         return ValueType.entity
-    types = Counter(infer_value_type(v) for v in values)
+    # "free" in a column of prices is a price
+    types = Counter(
+        ValueType.money if fold(v) in FREE_WORDS else infer_value_type(v) for v in values
+    )
     common, count = types.most_common(1)[0]
     if common is not None and count >= 0.8 * len(values):
         if common is ValueType.year and any(w in attribute.lower() for w in ("date", "day")):

@@ -34,11 +34,18 @@ PHONE_RE = re.compile(
     r"|(?<![\d.])0\d{3,4}[\s-]?\d{6,7}(?!\d|\.\d)"
     r"|\+\d{1,3}(?:[\s-]?\d{2,5}){2,4}(?!\d)"
 )
+# An amount's digits, with thousands commas inside it only: "€99," ends before its comma.
+_AMOUNT = r"\d(?:[\d,]*\d)?(?:\.\d+)?"
 MONEY_RE = re.compile(
-    r"(?:(?P<sym>[$€£¥])\s?(?P<a1>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<m1>k|m|bn|million|billion|thousand))?)"
-    r"|(?:(?P<a2>\d[\d,]*(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP|JPY|dollars?|euros?|pounds?))",
+    rf"(?:(?P<sym>[$€£¥])\s?(?P<a1>{_AMOUNT})(?:\s?(?P<m1>k|m|bn|million|billion|thousand))?)"
+    rf"|(?:(?P<a2>{_AMOUNT})\s?(?P<code>USD|EUR|GBP|JPY|dollars?|euros?|pounds?))",
     re.IGNORECASE,
 )
+# A price per unit as a KB writes one ("£15 per day", "$4/hour", "€9 a night"): money, compared
+# by its amount (a reply says the rate in its own words: "£15 a day").
+_RATE_RE = re.compile(r"(?P<money>.+?)\s*(?:/|\bper\b|\ba\b|\ban\b|\beach\b)\s*[^\W\d_]+\.?", re.I)
+# Words that state a price of nothing ("the shuttle is free"), in a column of prices.
+FREE_WORDS = frozenset({"free", "free of charge", "no charge", "complimentary"})
 PERCENT_RE = re.compile(r"(?P<n>-?\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
 NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 YEAR_RE = re.compile(r"(?:19|20|21)\d\d")
@@ -162,7 +169,15 @@ def number_key(text: str) -> str | None:
 
 
 def money_key(text: str) -> str | None:
-    m = MONEY_RE.fullmatch(text.strip())
+    """ "GBP:15.00" for "£15", "15 pounds" and "£15 per day"; "0" for any amount of nothing
+    ("free", "£0")."""
+    text = text.strip()
+    if fold(text) in FREE_WORDS:
+        return "0"
+    m = MONEY_RE.fullmatch(text)
+    if not m:
+        rate = _RATE_RE.fullmatch(text)
+        m = MONEY_RE.fullmatch(rate["money"]) if rate else None
     if not m:
         return None
     amount = _number(m["a1"] or m["a2"])
@@ -170,9 +185,17 @@ def money_key(text: str) -> str | None:
         return None
     if m["m1"]:
         amount *= _MAGNITUDES[m["m1"].lower()]
+    if amount == 0:
+        return "0"
     code = m["sym"] or m["code"]
     code = _MONEY_CODES.get(code.lower() if len(code) > 1 else code, code.upper())
     return f"{code}:{amount:.2f}"
+
+
+def rate_amount(text: str) -> str | None:
+    """The amount of a price per unit ("£15" of "£15 per day"), None for any other text."""
+    rate = _RATE_RE.fullmatch(text.strip())
+    return rate["money"] if rate is not None and MONEY_RE.fullmatch(rate["money"]) else None
 
 
 def duration_key(text: str) -> str | None:
@@ -261,7 +284,7 @@ def infer_value_type(text: str) -> ValueType | None:
         (ValueType.email, bool(EMAIL_RE.fullmatch(t))),
         (ValueType.url, bool(URL_RE.fullmatch(t))),
         (ValueType.year, bool(YEAR_RE.fullmatch(t))),
-        (ValueType.money, bool(MONEY_RE.fullmatch(t))),
+        (ValueType.money, bool(MONEY_RE.fullmatch(t)) or rate_amount(t) is not None),
         (ValueType.percent, bool(PERCENT_RE.fullmatch(t))),
         (ValueType.phone, bool(PHONE_RE.fullmatch(t))),
         (ValueType.duration, bool(DURATION_RE.fullmatch(t))),

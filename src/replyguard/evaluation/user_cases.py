@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from replyguard.errors import InputError, ReplyguardError, read_input_file
 from replyguard.evaluation.expect import BANDS, Expect, read_expect
 from replyguard.evaluation.signals import CONTRADICTION_FLAGS, corrected_region, fires_at
+from replyguard.values import infer_value_type, value_key
 
 if TYPE_CHECKING:
     from replyguard.models import Case, PostprocessedResponse
@@ -203,13 +204,17 @@ def _regions(
 
 
 def _same_value(region: str, want: str) -> bool:
-    """Whether the corrected text ``region`` states ``want``: the same letters and digits, or a
-    leading part of it not cut inside a number ("30 minutes" of "30 minutes before departure")."""
+    """Whether the corrected text ``region`` states ``want``: the same typed value ("4pm" and
+    "4:00 pm"), the same letters and digits, or a leading part of it not cut inside a number
+    ("30 minutes" of "30 minutes before departure")."""
     from replyguard.evaluation.scene import norm
 
     have, full = norm(region), norm(want)
     if not have:
         return False
+    kind = infer_value_type(want)
+    if kind is not None and value_key(kind, region) == value_key(kind, want):
+        return True  # "4pm" is the KB's "4:00 pm", written the way the reply writes times
     return any(
         not (m.start() > 0 and full[m.start() - 1].isdigit())
         and not (m.end() < len(full) and full[m.end()].isdigit())

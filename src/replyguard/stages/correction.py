@@ -25,6 +25,7 @@ from replyguard.models import (
 )
 from replyguard.stages.context import CallContext
 from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
+from replyguard.values import MONEY_RE, rate_amount
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -302,7 +303,23 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
             return name if claimed[:1].isupper() else name.lower()
         if iso and re.fullmatch(r"\d{4}", claimed.strip()):
             return iso[:4]
+        if iso and len(iso) == 10 and not re.search(r"\d{4}", claimed):
+            return _day_and_month(date.fromisoformat(iso), claimed)
+    if value_type == ValueType.money and MONEY_RE.fullmatch(claimed.strip()):
+        rate = rate_amount(kb_value)  # "£15" for "£15 per day" where "£20 a day" was said
+        return rate if rate is not None else kb_value
     return kb_value
+
+
+def _day_and_month(day: date, like: str) -> str:
+    """A date without its year, in the order the reply wrote one ("18 December", "December
+    18th"): "8 December" for 2026-12-08."""
+    month = day.strftime("%B")
+    if re.match(r"\s*\d", like):
+        return f"{day.day} {month}"
+    ordinal = re.search(r"\d(st|nd|rd|th)\b", like)
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(day.day % 10 if day.day // 10 != 1 else 0, "th")
+    return f"{month} {day.day}{suffix if ordinal else ''}"
 
 
 def _twelve_hour(hhmm: str, like: str) -> str:

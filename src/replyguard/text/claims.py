@@ -116,9 +116,20 @@ def _after_preposition(text: str) -> bool:
 _TOPICAL_PREPOSITIONS = frozenset({"in", "at"})
 
 
+# Prepositions that, right after a cue, introduce the attribute's owner: "the price of X",
+# "the phone for X", "check-in at X", "the discount on X".
+_OWNER_PREPOSITIONS = frozenset({"for", "at", "on"})
+
+
 def _names_owner(lexeme: Lexeme) -> bool:
-    """ "of" or "for" right after a cue: what follows owns the attribute."""
-    return lexeme.cat == "OF" or (lexeme.cat == "W" and lexeme.text.lower() == "for")
+    """ "of", "for", "at" or "on" (with an article) right after a cue: what follows owns the
+    attribute ("the price of X", "check-in at the X")."""
+    if lexeme.cat == "OF":
+        return True
+    words = lexeme.text.lower().split()
+    if words and words[-1] in _DETERMINERS:
+        words = words[:-1]
+    return lexeme.cat == "W" and len(words) == 1 and words[0] in _OWNER_PREPOSITIONS
 
 
 def _expletive(subject: Subject) -> bool:

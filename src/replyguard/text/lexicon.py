@@ -20,7 +20,7 @@ from replyguard.rules import RuleForm
 from replyguard.text.inflection import WordPrior, cue_variants
 from replyguard.text.tokens import tokenize
 from replyguard.text.words import content_stems
-from replyguard.values import fold, value_head
+from replyguard.values import FREE_WORDS, fold, value_head
 
 PhraseKey = tuple[str, ...]
 # Value types the lexer recognises by their shape (regexes, temporal grammar), not by lookup.
@@ -430,9 +430,14 @@ class KBIndex:
             self._index_place_name(entity.id, parts)
         for attribute in entity.attributes:
             spec = self.schema.get(attribute)
-            if (spec is not None and spec.value_type in SHAPED_TYPES) or attribute in self.polar:
+            shaped = spec is not None and spec.value_type in SHAPED_TYPES
+            if attribute in self.polar:
                 continue  # a yes/no value is said by the attribute's words, not as "true"
             for v in entity.values_of(attribute)[0]:
+                if shaped and not (
+                    spec.value_type == ValueType.money and fold(str(v)) in FREE_WORDS
+                ):
+                    continue  # read by its shape; a price of nothing is said as a word ("free")
                 head = value_head(str(v))  # "head baker" names "Head Baker - Sourdough"
                 for key in (phrase_key(str(v)), phrase_key(head) if head else ()):
                     if 0 < len(key) <= MAX_VALUE_TOKENS:

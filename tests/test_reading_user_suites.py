@@ -1,0 +1,111 @@
+"""Reading classes found in the user-domain suites (issue 11), each tested in a domain of its
+own: a children's nursery, with sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+from reading_domain import REFERENCE, read  # noqa: I001
+
+from replyguard.engine import Engine
+from replyguard.kb import kb_from_document
+from replyguard.values import infer_value_type, money_key
+
+NURSERY = {
+    "entities": [
+        {
+            "id": "acorns",
+            "name": "Little Acorns Nursery",
+            "type": "Organization",
+            "aliases": ["Little Acorns", "the nursery"],
+            "attributes": {
+                "address": "9 Orchard Wynd, Kelso",
+                "phone": "01573 224 680",
+                "postcode": "TD5 7BQ",
+                "drop_off": "8:00 am",
+                "pick_up": "5:30 pm",
+                "lunch_hours": "11:45 am - 12:45 pm",
+                "open_days": ["Monday", "Tuesday", "Wednesday", "Thursday"],
+                "meals_included": True,
+            },
+        },
+        {
+            "id": "fullday",
+            "name": "Full Day",
+            "type": "Object",
+            "attributes": {"price": "£58", "session_hours": "8:00 am - 5:30 pm"},
+        },
+        {
+            "id": "forest",
+            "name": "Forest School",
+            "type": "Object",
+            "attributes": {"price": "£6 per hour", "runs_on": ["Tuesday", "Thursday"]},
+        },
+        {
+            "id": "bus",
+            "name": "Nursery Minibus",
+            "type": "Object",
+            "attributes": {"price": "free", "departs": "7:45 am"},
+        },
+        {
+            "id": "fiona",
+            "name": "Fiona Baird",
+            "type": "Person",
+            "gender": "Feminine",
+            "attributes": {"role": "Nursery Manager"},
+        },
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def nursery() -> Engine:
+    return Engine(kb_from_document(NURSERY))
+
+
+def claims(engine: Engine, text: str) -> list[tuple[str, str, str]]:
+    return [c[1:] for c in read(engine, text)]
+
+
+def delivered(engine: Engine, text: str, query: str = "") -> str | None:
+    return engine.postprocess(text, query, [], reference_time=REFERENCE).recommendation.deliver
+
+
+# ------------------------------------------------------------------ prices per unit, "free"
+
+
+def test_a_price_per_unit_is_money_compared_by_its_amount():
+    assert infer_value_type("£6 per hour") is infer_value_type("$12/night") is not None
+    assert money_key("£6 per hour") == money_key("£6") != money_key("£7 a week")
+    assert money_key("free") == money_key("£0") == money_key("$0.00")
+    assert money_key("€1,250") == "EUR:1250.00"
+
+
+def test_a_price_column_with_rates_and_free_is_read_as_prices(nursery: Engine):
+    assert claims(nursery, "Forest School costs £6 an hour.") == [("price", "£6", "Verified")]
+    assert claims(nursery, "Forest School is £9 an hour.") == [("price", "£9", "Contradicted")]
+    assert claims(nursery, "The Nursery Minibus is free.") == [("price", "free", "Verified")]
+    assert claims(nursery, "The Nursery Minibus costs £2.") == [("price", "£2", "Contradicted")]
+
+
+def test_a_rate_is_corrected_to_its_amount_the_way_the_reply_says_it(nursery: Engine):
+    assert (
+        delivered(nursery, "Forest School costs £9 an hour.") == "Forest School costs £6 an hour."
+    )
+
+
+def test_a_comma_after_an_amount_is_not_part_of_it(nursery: Engine):
+    assert claims(nursery, "The Full Day is £58, lunch included.") == [("price", "£58", "Verified")]
+    assert (
+        delivered(nursery, "The Full Day is £61, with lunch.") == "The Full Day is £58, with lunch."
+    )
+
+
+# ------------------------------------------------------------------ "X at Y is ...": Y owns X
+
+
+def test_an_attribute_named_before_its_owner_and_a_preposition(nursery: Engine):
+    assert claims(nursery, "Drop-off at Little Acorns is from 8am.") == [
+        ("drop_off", "8am", "Verified")
+    ]
+    assert claims(nursery, "Pick-up at the nursery is 6pm.") == [("pick_up", "6pm", "Contradicted")]
+    assert claims(nursery, "The price for the Full Day is £58.") == [("price", "£58", "Verified")]
