@@ -109,3 +109,82 @@ def test_an_attribute_named_before_its_owner_and_a_preposition(nursery: Engine):
     ]
     assert claims(nursery, "Pick-up at the nursery is 6pm.") == [("pick_up", "6pm", "Contradicted")]
     assert claims(nursery, "The price for the Full Day is £58.") == [("price", "£58", "Verified")]
+
+
+# ------------------------------------------------------------------ "closed on": not open
+
+
+def test_a_closed_day_against_the_days_open(nursery: Engine):
+    assert claims(nursery, "The nursery is closed on Fridays.") == [
+        ("open_days", "Fridays", "Verified")
+    ]
+    assert claims(nursery, "Little Acorns is shut on Wednesdays.") == [
+        ("open_days", "Wednesdays", "Contradicted")
+    ]
+    assert claims(nursery, "The nursery is not closed on Mondays.") == [
+        ("open_days", "Mondays", "Verified")
+    ]
+
+
+def test_other_days_in_the_next_clause_add_nothing_to_the_day_said(nursery: Engine):
+    assert claims(nursery, "Little Acorns is closed on Fridays, but open every other day.") == [
+        ("open_days", "Fridays", "Verified")
+    ]
+    # an additive word in the value's own clause still marks one more of several
+    assert claims(nursery, "Little Acorns is open on Mondays and also on Sundays.") == [
+        ("open_days", "Mondays", "Verified"),
+        ("open_days", "Sundays", "Unverifiable"),
+    ]
+
+
+# ------------------------------------------------------------------ "out of", a longer name
+
+GARDEN = {
+    "entities": [
+        {
+            "id": "photinia",
+            "name": "Red Robin Photinia",
+            "type": "Object",
+            "attributes": {"in_season": False, "back_in_season": "2027-03-01", "price": "£24"},
+        },
+        {
+            "id": "heather",
+            "name": "Winter Heather",
+            "type": "Object",
+            "attributes": {"in_season": True, "price": "£6"},
+        },
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def garden() -> Engine:
+    return Engine(kb_from_document(GARDEN))
+
+
+def test_out_of_denies_a_yes_no_attribute(garden: Engine):
+    assert claims(garden, "Sadly the Red Robin Photinia is out of season.") == [
+        ("in_season", "False", "Verified")
+    ]
+    assert claims(garden, "Winter Heather is out of season right now.") == [
+        ("in_season", "False", "Contradicted")
+    ]
+
+
+def test_a_yes_no_name_inside_a_longer_attributes_name_is_not_said(garden: Engine):
+    assert claims(garden, "The Red Robin Photinia will be back in season on 1 March.") == [
+        ("back_in_season", "1 March", "Verified")
+    ]
+    assert delivered(garden, "The Red Robin Photinia will be back in season on 11 March.") == (
+        "The Red Robin Photinia will be back in season on 1 March."
+    )
+
+
+def test_a_part_of_the_day_is_no_unread_value(nursery: Engine):
+    result = nursery.postprocess(
+        "The nursery is closed on Fridays but open every other morning.",
+        "",
+        [],
+        reference_time=REFERENCE,
+    )
+    assert result.unread_values == []

@@ -272,8 +272,16 @@ def kb_reading(
 
 def _adds_value(ctx: CallContext, record: ClaimRecord) -> bool:
     """The claim adds a value to the others ("he also directed Insomnia"): an additive word in
-    its sentence."""
-    start, end = ctx.sentence_of(record.attached.value.start)
+    its clause ("closed on Fridays, but open every other day" adds nothing to Fridays)."""
+    position = record.attached.value.start
+    start, end = ctx.sentence_of(position)
+    for row in ctx.reply.lexed.sentence_lexemes:
+        for lexeme in row:
+            if lexeme.cat == "SEP" and start <= lexeme.start < end:
+                if lexeme.end <= position:  # a clause starts at its separator ("and also")
+                    start = lexeme.start
+                elif lexeme.start > position:
+                    end = min(end, lexeme.start)
     return any(start <= m.start < end for m in ctx.reply.lexed.markers_of("additive-marker"))
 
 

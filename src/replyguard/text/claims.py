@@ -231,7 +231,8 @@ class ClaimTransformer(Transformer):
         return ValuePhrase(
             value,
             tuple(dict.fromkeys(cues)),
-            negated=any(w.cat == "NEG" for w in words),
+            # "not open", "closed" (a cue that denies), "not closed"
+            negated=sum(w.cat == "NEG" or (w.cat == "CUE" and w.negates) for w in words) % 2 == 1,
             copula=any(w.cat == "COP" for w in words),
             lead=words,
             leading_cues=leading,

@@ -112,6 +112,7 @@ class Lexeme:
     new_name: bool = False  # a VAL that is also a name the KB does not know ("written by X")
     common_word: bool = False  # a one-word NAME that is a common English word ("Music")
     attributes: tuple[str, ...] = ()  # cue: attributes named; value: attributes holding it
+    negates: bool = False  # a cue that says its attribute does not hold ("closed": not open)
     value_type: ValueType | None = None
     value_key: str | None = None
     temporal: TemporalMention | None = None
@@ -264,6 +265,9 @@ class Lexer:
         marker = self.words.primary.longest(words, i)
         if marker is not None:
             candidates.append((marker[0], "MARK", marker[1]))
+        opposite = self._opposite_cue(tokens, words, i)
+        if opposite is not None and not any(c[0] >= opposite.end_tok - i for c in candidates):
+            return opposite
         if candidates:
             best = max(candidates, key=lambda c: (c[0], -_CAT_ORDER.index(c[1])))
             n, cat, payload = best
@@ -339,6 +343,18 @@ class Lexer:
             if kind in kinds:
                 return _lexeme(tokens, i, j, lex_cat)
         return None
+
+    def _opposite_cue(self, tokens: list[Token], words: list[str], i: int) -> Lexeme | None:
+        """ "closed" where the KB has an attribute "open" names and none "closed" names: a cue
+        for that attribute that denies it (`opposite-cue` in metta/lexicon.metta)."""
+        hit = self.words.opposite_cues.longest(words, i)
+        if hit is None:
+            return None
+        n, cues = hit
+        attributes = tuple(dict.fromkeys(a for cue in cues for a in self.index.cues.get(str(cue))))
+        if not attributes:
+            return None
+        return _lexeme(tokens, i, i + n, "CUE", attributes=attributes, negates=True)
 
     def _name_owners(self, hits: tuple[NameHit, ...]) -> tuple[tuple[str, ...], bool]:
         """Entity ids sharing a name, and whether it is only ever an implicit first/last name.

@@ -183,6 +183,7 @@ WORD_LIST_ARITY: dict[str, int] = {
     "superlative": 3,
     "range-bounds": 2,
     "polar-word": 2,
+    "opposite-cue": 2,
 }
 
 
@@ -221,6 +222,7 @@ class WordLists:
     irregular_verbs: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # any form
     range_bounds: set[tuple[str, str]] = field(default_factory=set)  # ("low", "high")
     polar_words: dict[str, bool] = field(default_factory=dict)  # "yes" -> True, "false" -> False
+    opposite_cues: PhraseTable = field(default_factory=PhraseTable)  # "closed" -> "open"
     # what was read off a turn's text with these lists, by (reading, text): a dialogue's turns
     # come back with every call
     _readings: dict[tuple[str, str], object] = field(default_factory=dict)
@@ -262,6 +264,8 @@ class WordLists:
             (fold(str(a)), fold(str(b))) for a, b in facts.get("range-bounds", ())
         }
         lists.polar_words = {fold(str(w)): str(p) == "True" for w, p in facts.get("polar-word", ())}
+        for phrase, cue in facts.get("opposite-cue", ()):
+            lists.opposite_cues.add(str(phrase), str(cue))
         for word, cue, order in facts.get("superlative", ()):
             lists.superlatives[fold(str(word))].append((str(cue), str(order)))
         for forms in facts.get("verb-forms", ()):
