@@ -3,12 +3,17 @@ own: a children's nursery, with sentences written for these tests."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from reading_domain import REFERENCE, read  # noqa: I001
 
 from replyguard.engine import Engine
 from replyguard.kb import kb_from_document
+from replyguard.text.temporal import find_temporal
 from replyguard.values import infer_value_type, money_key
+
+NOW = datetime(2026, 11, 30, 9, 0)
 
 NURSERY = {
     "entities": [
@@ -188,3 +193,67 @@ def test_a_part_of_the_day_is_no_unread_value(nursery: Engine):
         reference_time=REFERENCE,
     )
     assert result.unread_values == []
+
+
+# ------------------------------------------------------------------ ranges of times
+
+
+def test_times_of_a_range_whose_am_or_pm_is_said_once():
+    said = {m.text: m.value for m in find_temporal("Lunch runs from 11.45 until 12.45 pm.", NOW)}
+    assert said == {"11.45": "11:45", "12.45 pm": "12:45"}
+    said = {m.text: m.value for m in find_temporal("It is open 6 - 9.30pm.", NOW)}
+    assert said == {"6": "18:00", "9.30pm": "21:30"}
+
+
+def test_a_range_of_bare_hours_where_hours_are_meant():
+    said = [(m.text, m.value) for m in find_temporal("We are open 8 to 4 on Thursdays.", NOW)]
+    assert said[:2] == [("8", "08:00"), ("4", "16:00")]
+    assert find_temporal("Delivery takes from 3 to 5 working days.", NOW) == []
+    assert find_temporal("The room sleeps 2 to 4.", NOW) == []
+
+
+def test_twelve_noon_is_one_time():
+    assert [(m.text, m.value) for m in find_temporal("Pick-up is at 12 noon.", NOW)] == [
+        ("12 noon", "12:00")
+    ]
+
+
+def test_a_range_is_read_end_by_end_and_corrected_in_its_own_style(nursery: Engine):
+    assert claims(nursery, "Lunch is served from 11.45 until 12.45 pm.") == [
+        ("lunch_hours_start", "11.45", "Verified"),
+        ("lunch_hours_end", "12.45 pm", "Verified"),
+    ]
+    assert delivered(nursery, "Lunch is served from 11.15 until 12.45 pm.") == (
+        "Lunch is served from 11.45 until 12.45 pm."
+    )
+    assert delivered(nursery, "Pick-up at the nursery is at 12 noon.") == (
+        "Pick-up at the nursery is at 5:30pm."
+    )
+
+
+def test_a_name_that_starts_with_a_time_word_is_the_name():
+    engine = Engine(
+        kb_from_document(
+            {
+                "entities": [
+                    {
+                        "id": "yoga",
+                        "name": "Evening Yoga",
+                        "type": "Event",
+                        "attributes": {"class_hours": "6:30 pm - 7:45 pm", "fee": "£9"},
+                    },
+                    {
+                        "id": "swim",
+                        "name": "Morning Swim",
+                        "type": "Event",
+                        "attributes": {"fee": "£4"},
+                    },
+                ]
+            }
+        )
+    )
+    assert claims(engine, "Evening Yoga runs from 6.30 until 8 pm and costs £9.") == [
+        ("class_hours_start", "6.30", "Verified"),
+        ("class_hours_end", "8 pm", "Contradicted"),
+        ("fee", "£9", "Verified"),
+    ]

@@ -50,6 +50,8 @@ _TYPE_SUFFIXES = {
     *"dates times years days".split(),  # "closed_days" is about being closed
 }
 _PREPOSITIONS = {"at", "on", "by", "from", "to", "in", "for"}
+# What a range's name calls it besides what it is of: "lunch_hours" is said "lunch is from ..."
+_RANGE_NOUNS = {*_TYPE_SUFFIXES, "hours", "hour", "range", "window"}
 _WHEN = (ValueType.time, ValueType.datetime, ValueType.date)
 
 
@@ -500,7 +502,7 @@ def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
             if value_type in _WHEN and " " not in cue and cue not in WEEKDAYS
             for f in _verb_forms(cue)
         ]
-        inferred = [*name_cues(attribute), *family, *inflected]
+        inferred = [*name_cues(attribute), *_range_cues(attribute, attributes), *family, *inflected]
         if given is None:
             schema[attribute] = AttributeSchema(
                 value_type=value_type,
@@ -582,6 +584,20 @@ def name_cues(attribute: str) -> list[str]:
     if len(words) == 2:
         cues.append("-".join(words))  # "check_out" is written "check-out"
     return list(dict.fromkeys(cues))
+
+
+def _range_cues(attribute: str, attributes: Mapping[str, object]) -> list[str]:
+    """A bound of a range split in two (`split_ranges`: "lunch_hours_start") is named as the
+    range is ("lunch hours", "lunch"); which end is meant the sentence says."""
+    for end, other in (("_start", "_end"), ("_end", "_start")):
+        base = attribute.removesuffix(end)
+        if base != attribute and base + other in attributes:
+            words = name_words(base)
+            content = [w for w in words if w not in _RANGE_NOUNS and w not in _PREPOSITIONS]
+            if not content or all(w in WEEKDAYS for w in content):
+                return [" ".join(words)]  # "monday_hours": the day picks it, it is no cue
+            return [" ".join(words), " ".join(content)]
+    return []
 
 
 def family_cues(attributes: list[str]) -> dict[str, list[str]]:

@@ -293,8 +293,17 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
     """The KB value written the way the reply wrote the value it replaces."""
     if value_type == ValueType.time:
         kb_time = normalise_time(kb_value)
-        if kb_time and re.search(r"(?i)[ap]\.?m\.?", claimed):
-            return _twelve_hour(kb_time, claimed)
+        if kb_time and re.search(r"(?i)[ap]\.?m\.?|noon|midday|midnight", claimed):
+            return _twelve_hour(kb_time, claimed)  # "12 noon" -> "11am"
+        bare = re.fullmatch(r"\s*\d{1,2}(?P<sep>\.)?(?:\d{2})?\s*", claimed)
+        if kb_time and bare:  # a range's first end, its am/pm said at the second ("7.30 until")
+            hour, minute = (int(x) for x in kb_time.split(":"))
+            dot = bare["sep"] or ":"
+            return (
+                f"{hour % 12 or 12}{dot}{minute:02d}"
+                if minute or bare["sep"]
+                else f"{hour % 12 or 12}"
+            )
         return kb_time or kb_value
     if value_type in (ValueType.date, ValueType.datetime, ValueType.year):
         iso = normalise_date(kb_value)

@@ -254,6 +254,8 @@ def kb_reading(
     if not values:
         return None
     claimed = day_as_held(said, values) or claimed
+    if said is not None and said.kind == "time" and vtype == ValueType.time:
+        claimed = said.value  # "7.30" of "from 7.30 until 10 am" is 07:30: its range says so
     g, closest = best_grade(vtype, claimed, values, engine.words.equivalents)
     held = closest if g.kind != "Mismatch" else values[0]
     confidence = kb_confidence(engine.host.kb, entity_id, attribute)

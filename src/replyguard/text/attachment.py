@@ -77,6 +77,8 @@ def _bounding(
         return None
     vtype = index.attribute_type(pair[0])
     claimed = order_key(vtype, value.text)
+    if claimed is None and value.temporal is not None and vtype == ValueType.time:
+        claimed = value.temporal.value  # "8" of "from 8 until 12.30 pm" is 08:00
     bounds = []
     for attribute in pair:
         held = entity.values_of(attribute)[0]
@@ -248,6 +250,11 @@ def named_holder(
     pairs = {(e, a) for a in top for e in index.holders_of(a)}
     if named:  # a sentence naming entities is about them: "X arrives ... and costs €12"
         pairs = {p for p in pairs if p[0] in named}
+    holders = {e for e, _ in pairs}
+    if len(pairs) > 1 and len(holders) == 1:
+        # one entity's two bounds ("lunch is from 11.45 until 12.45 pm"): the end the value is
+        picked = choose_attribute(draft, next(iter(holders)), index, words)
+        return (next(iter(holders)), picked[0]) if picked and picked[0] in top else None
     return next(iter(pairs)) if len(pairs) == 1 else None
 
 

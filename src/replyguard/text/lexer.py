@@ -229,7 +229,7 @@ class Lexer:
         ):
             # a KB value longer than any shape found here: "200 Alester Ave", "5 miles"
             return self._known_value(tokens, i, i + known[0], known[1])
-        if mention is not None:
+        if mention is not None and not self._longer_name(folded[:end], i, mention, tokens, end):
             j = _token_end(tokens, mention.end, i, end)
             return self._value(
                 tokens, i, j, _TEMPORAL_TYPES.get(mention.kind, ValueType.date), temporal=mention
@@ -343,6 +343,12 @@ class Lexer:
             if kind in kinds:
                 return _lexeme(tokens, i, j, lex_cat)
         return None
+
+    def _longer_name(self, words, i, mention, tokens, end) -> bool:  # noqa: ANN001
+        """A KB name that starts with a time or day and goes on past it ("Morning Session",
+        "Saturday Club"): the name, not the time."""
+        name = self.index.names.longest(words, i)
+        return name is not None and name[0] > _token_end(tokens, mention.end, i, end) - i
 
     def _opposite_cue(self, tokens: list[Token], words: list[str], i: int) -> Lexeme | None:
         """ "closed" where the KB has an attribute "open" names and none "closed" names: a cue
