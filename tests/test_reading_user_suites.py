@@ -257,3 +257,73 @@ def test_a_name_that_starts_with_a_time_word_is_the_name():
         ("class_hours_end", "8 pm", "Contradicted"),
         ("fee", "£9", "Verified"),
     ]
+
+
+# ------------------------------------------------------------------ numbers in a KB value
+
+
+def test_an_address_with_other_numbers_is_that_address_contradicted(nursery: Engine):
+    assert claims(nursery, "Little Acorns is at 11 Orchard Wynd, Kelso.") == [
+        ("address", "11 Orchard Wynd, Kelso", "Contradicted")
+    ]
+    assert claims(nursery, "Little Acorns is at 9 Orchard Wynd, Kelso.") == [
+        ("address", "9 Orchard Wynd, Kelso", "Verified")
+    ]
+    # only the part of the address said is corrected
+    assert delivered(nursery, "The nursery is at 19 Orchard Wynd.") == (
+        "The nursery is at 9 Orchard Wynd."
+    )
+
+
+# ------------------------------------------------------------------ verbs of a timetable
+
+COACHES = {
+    "entities": [
+        {
+            "id": "ops",
+            "name": "Borders Coaches",
+            "type": "Organization",
+            "attributes": {
+                "boarding_closes": "10 minutes before departure",
+                "phone": "01896 300 400",
+            },
+        },
+        {"id": "mel", "name": "Melrose", "type": "Location", "attributes": {}},
+        {"id": "gal", "name": "Galashiels", "type": "Location", "attributes": {}},
+        {
+            "id": "x62",
+            "name": "X62",
+            "type": "Event",
+            "attributes": {
+                "origin": "Melrose",
+                "destination": "Galashiels",
+                "departs": "06:50",
+                "arrives": "07:25",
+            },
+        },  # fmt: skip
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def coaches() -> Engine:
+    return Engine(kb_from_document(COACHES))
+
+
+def test_a_hyphenated_word_names_an_attribute_written_as_one_word(coaches: Engine):
+    assert claims(coaches, "Boarding closes 10 minutes before departure.") == [
+        ("boarding_closes", "10 minutes before departure", "Verified")
+    ]
+    assert claims(coaches, "Board-ing closes 15 minutes before departure.") == [
+        ("boarding_closes", "15 minutes before departure", "Contradicted")
+    ]
+
+
+def test_verbs_that_mean_an_attributes_word_and_a_place_between_verb_and_time(coaches: Engine):
+    said = claims(coaches, "The X62 leaves Melrose at 6:50 am and gets to Galashiels at 7:40.")
+    assert [c for c in said if c[0] in ("departs", "arrives")] == [
+        ("departs", "6:50 am", "Verified"),
+        ("arrives", "7:40", "Contradicted"),
+    ]
+    said = claims(coaches, "X62 sets off from Melrose at 06:50.")
+    assert ("departs", "06:50", "Verified") in said

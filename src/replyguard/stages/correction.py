@@ -25,7 +25,7 @@ from replyguard.models import (
 )
 from replyguard.stages.context import CallContext
 from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
-from replyguard.values import MONEY_RE, rate_amount
+from replyguard.values import MONEY_RE, rate_amount, value_head
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -314,10 +314,17 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
             return iso[:4]
         if iso and len(iso) == 10 and not re.search(r"\d{4}", claimed):
             return _day_and_month(date.fromisoformat(iso), claimed)
+    head = value_head(kb_value)
+    if head is not None and _words_but_numbers(claimed) == _words_but_numbers(head):
+        return head  # "11 Orchard Wynd" for "9 Orchard Wynd, Kelso": only the part said
     if value_type == ValueType.money and MONEY_RE.fullmatch(claimed.strip()):
         rate = rate_amount(kb_value)  # "£15" for "£15 per day" where "£20 a day" was said
         return rate if rate is not None else kb_value
     return kb_value
+
+
+def _words_but_numbers(text: str) -> list[str]:
+    return [w for w in re.findall(r"\w+", text.casefold()) if not any(c.isdigit() for c in w)]
 
 
 def _day_and_month(day: date, like: str) -> str:

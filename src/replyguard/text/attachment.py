@@ -231,11 +231,13 @@ def named_holder(
 ) -> tuple[str, str] | None:
     """(entity, attribute) for a value no subject claims, when the sentence names the attribute
     ("a checked bag costs £30": checked_bag_fee) and one entity holds it: the one the sentence
-    names, else the only one in the KB. A value of a free-text type, or an attribute the
+    names, else the only one in the KB. A value of a free-text type (unless it is, or is
+    shaped like, a value the KB lists under the attribute its cue names), or an attribute the
     sentence's words do not name, is left unread."""
     value = draft.value
-    if draft.negated or value.value_type is None or value.value_type in _TEXTUAL:
-        return None
+    listed = draft.basis == "Cue" and any(a in value.attributes for a in draft.cues)
+    if draft.negated or value.value_type is None or (value.value_type in _TEXTUAL and not listed):
+        return None  # free text only as the named attribute's: "check-in closes 45 minutes ..."
     words = words | {stem(p) for w in words if "-" in w for p in w.split("-")}  # "check-out"
     scored = [
         (affinity(a, words), a)

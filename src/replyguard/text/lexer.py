@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from replyguard.models import ValueType
-from replyguard.text.lexicon import KBIndex, NameHit, WordLists
+from replyguard.text.lexicon import KBIndex, NameHit, WordLists, mask_numbers, word_key
 from replyguard.text.places import place_at
 from replyguard.text.temporal import TemporalMention, find_temporal
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
@@ -178,7 +178,7 @@ class Lexer:
         tokens = tokenize(text)
         sentences = split_sentences(text, tokens)
         temporal = find_temporal(text, reference)
-        folded = [fold(t.text).replace("’", "'") for t in tokens]
+        folded = [word_key(t.text) for t in tokens]
         starts = _temporal_starts(tokens, temporal)
         lexemes: list[Lexeme] = []
         sentence_lexemes: list[list[Lexeme]] = []
@@ -221,6 +221,9 @@ class Lexer:
         tok = tokens[i]
         mention = temporal_starts.get(i)
         known = self.index.values.longest(folded[:end], i)
+        if known is None and tok.kind == "num":
+            # "16 Quay Street" where the KB has "14 Quay Street": that value, with other numbers
+            known = self.index.numbered_values.longest(mask_numbers(folded[:end]), i)
         if (
             known is not None
             and known[0] > 1

@@ -7,6 +7,7 @@ reply goes through, so "John Smith's" and the KB name "John Smith" line up token
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from replyguard.models import EntityType, KnowledgeBase, ValueType
 from replyguard.rules import RuleForm
 from replyguard.text.inflection import WordPrior, cue_variants
 from replyguard.text.tokens import tokenize
-from replyguard.text.words import content_stems
+from replyguard.text.words import content_stems, stem
 from replyguard.values import FREE_WORDS, fold, value_head
 
 PhraseKey = tuple[str, ...]
@@ -52,8 +53,22 @@ def past_openers(
     return i
 
 
+def mask_numbers(words: Sequence[str]) -> PhraseKey:
+    """The words with each one holding a digit as "#": "14 quay street" -> "# quay street"."""
+    return tuple("#" if any(c.isdigit() for c in w) else w for w in words)
+
+
+_INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+
+
+def word_key(text: str) -> str:
+    """A token as the phrase tables compare it: folded, one apostrophe, and a hyphen inside a
+    word dropped ("Check-in" is the "checkin" of checkin_closes)."""
+    return _INNER_HYPHEN.sub("", fold(text).replace("’", "'"))
+
+
 def phrase_key(phrase: str) -> PhraseKey:
-    return tuple(fold(t.text).replace("’", "'") for t in tokenize(phrase))
+    return tuple(word_key(t.text) for t in tokenize(phrase))
 
 
 class PhraseTable:
@@ -184,6 +199,7 @@ WORD_LIST_ARITY: dict[str, int] = {
     "range-bounds": 2,
     "polar-word": 2,
     "opposite-cue": 2,
+    "cue-word-synonym": 2,
 }
 
 
@@ -223,6 +239,7 @@ class WordLists:
     range_bounds: set[tuple[str, str]] = field(default_factory=set)  # ("low", "high")
     polar_words: dict[str, bool] = field(default_factory=dict)  # "yes" -> True, "false" -> False
     opposite_cues: PhraseTable = field(default_factory=PhraseTable)  # "closed" -> "open"
+    cue_word_synonyms: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     # what was read off a turn's text with these lists, by (reading, text): a dialogue's turns
     # come back with every call
     _readings: dict[tuple[str, str], object] = field(default_factory=dict)
@@ -266,6 +283,8 @@ class WordLists:
         lists.polar_words = {fold(str(w)): str(p) == "True" for w, p in facts.get("polar-word", ())}
         for phrase, cue in facts.get("opposite-cue", ()):
             lists.opposite_cues.add(str(phrase), str(cue))
+        for word, phrase in facts.get("cue-word-synonym", ()):
+            lists.cue_word_synonyms[stem(fold(str(word)))].append(str(phrase))
         for word, cue, order in facts.get("superlative", ()):
             lists.superlatives[fold(str(word))].append((str(cue), str(order)))
         for forms in facts.get("verb-forms", ()):
@@ -307,6 +326,9 @@ class KBIndex:
         self.schema = kb.attribute_schema
         self.names = PhraseTable(words.equivalents)
         self.values = PhraseTable(words.equivalents)  # payload: the attributes holding the value
+        # values with their numbers masked ("# quay street"): "16 Quay Street" is said of the
+        # KB's "14 Quay Street", and contradicts it
+        self.numbered_values = PhraseTable(words.equivalents)
         self.cues = PhraseTable(words.equivalents)  # payload: attribute
         self._fuzzy_blocks: dict[str, list[str]] = defaultdict(list)
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
@@ -330,6 +352,10 @@ class KBIndex:
                 if word_prior is not None and spec.value_type == ValueType.entity:
                     for variant in cue_variants(cue, words.irregular_verbs, word_prior):
                         self.cues.add(variant, attribute)
+        for attribute in self.schema:  # "arrives" is said "lands" (`cue-word-synonym`)
+            for word in name_words(attribute):
+                for phrase in words.cue_word_synonyms.get(stem(word), ()):
+                    self.cues.add(phrase, attribute)
         # Synonyms name attributes even where this KB has none: a claim about a missing attribute
         # ("Acme was founded in 1999") is what FabricatedFact is about.
         for attribute, phrases in words.cue_synonyms.items():
@@ -446,6 +472,9 @@ class KBIndex:
                 for key in (phrase_key(str(v)), phrase_key(head) if head else ()):
                     if 0 < len(key) <= MAX_VALUE_TOKENS:
                         self.values.add(key, attribute)
+                    masked = mask_numbers(key)
+                    if 1 < len(key) <= MAX_VALUE_TOKENS and masked != key:
+                        self.numbered_values.add(masked, attribute)
 
     def _index_place_name(self, entity_id: str, parts: list[str]) -> None:
         """Shorter ways to name a place: a distinctive first or last word ("Ravenswood" for
