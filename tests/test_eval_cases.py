@@ -148,6 +148,8 @@ def test_a_correction_written_in_the_replys_own_format_is_the_right_value():
     assert _same_value("7pm", "7:00 pm")
     assert not _same_value("7am", "7:00 pm")
     assert _same_value("€40", "40 euros")
+    assert _same_value("8 December", "2026-12-08")
+    assert not _same_value("18 December", "2026-12-08")
 
 
 @pytest.fixture(scope="module")

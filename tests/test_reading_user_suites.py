@@ -327,3 +327,58 @@ def test_verbs_that_mean_an_attributes_word_and_a_place_between_verb_and_time(co
     ]
     said = claims(coaches, "X62 sets off from Melrose at 06:50.")
     assert ("departs", "06:50", "Verified") in said
+
+
+# ------------------------------------------------------------------ codes, ranges of numbers
+
+DEPOT = {
+    "entities": [
+        {
+            "id": "depot",
+            "name": "Tweed Buses",
+            "type": "Organization",
+            "attributes": {
+                "hand_luggage_limit": "8 kg",
+                "hold_luggage_fee": "£5",
+                "refund_time": "5-7 working days",
+            },
+        },  # fmt: skip
+        {"id": "s1", "name": "Melrose Square", "type": "Location", "attributes": {"code": "MSQ"}},
+        {"id": "s2", "name": "Kelso Abbey", "type": "Location", "attributes": {"code": "KAB"}},
+        {"id": "b45", "name": "B45", "type": "Event", "attributes": {"departs": "08:10"}},
+        {"id": "b47", "name": "B47", "type": "Event", "attributes": {"departs": "09:40"}},
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def depot() -> Engine:
+    return Engine(kb_from_document(DEPOT))
+
+
+def test_a_code_after_its_cue_is_a_value_never_a_near_spelling(depot: Engine):
+    assert claims(depot, "The stop code for Kelso Abbey is KAB.") == [("code", "KAB", "Verified")]
+    assert claims(depot, "Melrose Square has the code MSO.") == [("code", "MSO", "Contradicted")]
+
+
+def test_a_code_shaped_name_the_kb_lacks_is_a_new_name(depot: Engine):
+    result = depot.postprocess("The B49 departs at 08:10.", "", [], reference_time=REFERENCE)
+    kinds = {str(f.hallucination_type) for f in result.hallucination_flags}
+    assert "NonexistentEntity" in kinds
+    assert claims(depot, "The B47 departs at 09:40.") == [("departs", "09:40", "Verified")]
+
+
+def test_a_range_of_numbers_said_with_to_is_the_kbs_range(depot: Engine):
+    assert claims(depot, "Refunds take 5 to 7 working days.") == [
+        ("refund_time", "5 to 7 working days", "Verified")
+    ]
+    assert claims(depot, "Refunds take 3 to 4 working days.") == [
+        ("refund_time", "3 to 4 working days", "Contradicted")
+    ]
+
+
+def test_the_leading_words_of_a_long_attribute_name_name_it(depot: Engine):
+    assert claims(depot, "You may bring a 12 kg hand luggage bag.") == [
+        ("hand_luggage_limit", "12 kg", "Contradicted")
+    ]
+    assert claims(depot, "Hold luggage costs £5.") == [("hold_luggage_fee", "£5", "Verified")]

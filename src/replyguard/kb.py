@@ -492,6 +492,7 @@ def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
     schema = dict(kb.attribute_schema)
     attributes: Counter[str] = Counter(a for e in kb.entities for a in e.attributes)
     shared = family_cues(list(attributes))
+    leading = leading_cues(list(attributes))
     for attribute in attributes:
         given = schema.get(attribute)
         value_type = given.value_type if given else _infer_type(kb, attribute, names)
@@ -502,7 +503,13 @@ def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
             if value_type in _WHEN and " " not in cue and cue not in WEEKDAYS
             for f in _verb_forms(cue)
         ]
-        inferred = [*name_cues(attribute), *_range_cues(attribute, attributes), *family, *inflected]
+        inferred = [
+            *name_cues(attribute),
+            *_range_cues(attribute, attributes),
+            *leading.get(attribute, ()),
+            *family,
+            *inflected,
+        ]
         if given is None:
             schema[attribute] = AttributeSchema(
                 value_type=value_type,
@@ -544,7 +551,14 @@ def _infer_type(kb: KnowledgeBase, attribute: str, entity_names: set[str]) -> Va
     values = attribute_values(kb, attribute)
     if not values:
         return ValueType.text
-    if all(fold(v) in entity_names for v in values):
+    # values naming entities other than the one holding each ("code": "KOI" of the entity whose
+    # id is "koi" is its code, not a reference to itself)
+    refs = [
+        fold(str(v)) in entity_names and fold(str(v)) not in (fold(e.id), fold(e.name or ""))
+        for e in kb.entities
+        for v in e.values_of(attribute)[0]
+    ]
+    if all(refs):
         return ValueType.entity
     # "free" in a column of prices is a price
     types = Counter(
@@ -598,6 +612,19 @@ def _range_cues(attribute: str, attributes: Mapping[str, object]) -> list[str]:
                 return [" ".join(words)]  # "monday_hours": the day picks it, it is no cue
             return [" ".join(words), " ".join(content)]
     return []
+
+
+def leading_cues(attributes: list[str]) -> dict[str, list[str]]:
+    """A name of three words or more is said by its leading words when no other attribute's
+    name starts with them: "cabin_bag_allowance" is "a 6 kg cabin bag"."""
+    out: dict[str, list[str]] = {}
+    lead = {a: name_words(a)[:-1] for a in attributes if len(name_words(a)) >= 3}
+    for attribute, words in lead.items():
+        if words[-1] in _PREPOSITIONS or words[0] in _PREPOSITIONS:
+            continue
+        if sum(name_words(b)[: len(words)] == words for b in attributes) == 1:
+            out[attribute] = [" ".join(words)]
+    return out
 
 
 def family_cues(attributes: list[str]) -> dict[str, list[str]]:

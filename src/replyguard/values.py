@@ -112,6 +112,7 @@ def fold(text: str) -> str:
 
 
 _JOINED = re.compile(r"\s*([-/])\s*")
+_NUMBER_RANGE = re.compile(r"(\d)\s*(?:\bto\b|\buntil\b|–|—)\s*(\d)")
 # A code is letters and digits in short runs ("EH3 9QN", "C.B 2, 1 U.F", "KY169AB"), compared
 # without its separators. Its letters stand next to a digit or a dot; a word of its own ("171 Oak
 # Rd") or of four letters makes it an address or a name.
@@ -131,10 +132,19 @@ def _is_code(folded: str) -> bool:
     return bool(runs)
 
 
+_SHORT_CODE = re.compile(r"[A-Z0-9]{2,6}")
+
+
+def is_short_code(text: str) -> bool:
+    """A code of a few capitals and digits ("KOI", "E27", "LHR"): compared letter for letter."""
+    t = text.strip()
+    return bool(_SHORT_CODE.fullmatch(t)) and any(c.isalpha() for c in t)
+
+
 def text_key(text: str) -> str:
     """Free text compared without case, punctuation, articles or the spacing around a hyphen
     ("7 - 9 Quay St" is "7-9 Quay St"); a code without its separators ("EH39QN")."""
-    folded = fold(text)
+    folded = _NUMBER_RANGE.sub(r"\1-\2", fold(text))  # "3 to 5 days" is "3-5 days"
     if _is_code(folded):
         return re.sub(r"[\W_]+", "", folded)
     key = _JOINED.sub(r"\1", _SPACE.sub(" ", _PUNCT.sub(" ", folded)).strip(" ."))
@@ -368,7 +378,8 @@ def grade(
         return Grade("Compatible")
     if value_type == ValueType.phone and _same_line(ck, kk):
         return Grade("Normalised")
-    if _DIGITS.findall(ck) != _DIGITS.findall(kk) or _is_code(fold(claimed)):
+    codes = is_short_code(claimed) and is_short_code(kb)  # "KWL" is not "KOI"
+    if _DIGITS.findall(ck) != _DIGITS.findall(kk) or _is_code(fold(claimed)) or codes:
         return Grade("Mismatch")  # "14 Quay St" is not "16 Quay St": digits, codes never fuzzy
     if value_type in (ValueType.text, ValueType.enum, ValueType.entity, ValueType.email):
         return Grade("Fuzzy", round(Levenshtein.normalized_distance(ck, kk), 4))

@@ -13,12 +13,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from replyguard.models import ValueType
-from replyguard.text.lexicon import KBIndex, NameHit, WordLists, mask_numbers, word_key
+from replyguard.text.lexicon import (
+    KBIndex,
+    NameHit,
+    WordLists,
+    code_shape,
+    mask_numbers,
+    word_key,
+)
 from replyguard.text.places import place_at
 from replyguard.text.temporal import TemporalMention, find_temporal
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
 from replyguard.text.words import content_stems
-from replyguard.values import fold, value_key
+from replyguard.values import fold, is_short_code, value_key
 
 _TOKEN_VALUE_TYPES = {
     "email": ValueType.email,
@@ -244,6 +251,15 @@ class Lexer:
                 ids, implicit = self._name_owners(name[1])
                 if not implicit:
                     return _lexeme(tokens, i, i + name[0], "ENT", entity_ids=ids)
+            if (
+                tok.kind == "ident"
+                and name is None
+                and code_shape(tok.text) in self.index.name_shapes
+                and not _expects_value(previous)
+            ):
+                # "SA219 leaves at 18:30" where the KB's flights are SA101, SA215: a name of
+                # theirs the KB lacks (codes are never a near spelling of one another)
+                return _lexeme(tokens, i, i + 1, "NAME")
             return self._value(tokens, i, i + 1, _TOKEN_VALUE_TYPES[tok.kind])
         if tok.kind == "num":
             name = self.index.names.longest(folded[:end], i)
@@ -295,6 +311,11 @@ class Lexer:
             return _lexeme(tokens, i, i + 1, "COP" if before in _IS_CONTRACTORS else "POSS")
         if word in _OF:
             return _lexeme(tokens, i, i + 1, "OF")
+        if is_short_code(tok.text) and any(
+            lx.cat == "CUE" and any(self.index.holds_codes(a) for a in lx.attributes)
+            for lx in previous
+        ):
+            return self._value(tokens, i, i + 1, ValueType.text)  # "its code is KWL"
         if tok.is_capitalised:
             cue = _governing_cue(previous)
             if cue is not None and any(
@@ -328,7 +349,7 @@ class Lexer:
             if implicit and not tokens[i].is_capitalised:
                 return None
             value_hit = next((c for c in candidates if c[1] == "VAL" and c[0] == j - i), None)
-            if value_hit is not None and _expects_value(previous):
+            if value_hit is not None and _expects_value(previous) and not self._owner(previous):
                 return self._known_value(tokens, i, j, value_hit[2])
             if (
                 j - i == 1
@@ -346,6 +367,16 @@ class Lexer:
             if kind in kinds:
                 return _lexeme(tokens, i, j, lex_cat)
         return None
+
+    def _owner(self, previous: list[Lexeme]) -> bool:
+        """After "the code for", "the price of": the name owns the attribute the cue names,
+        unless the cue is a relation's ("works at X": X is the value)."""
+        if len(previous) < 2 or previous[-2].cat != "CUE" or previous[-1].cat not in ("W", "OF"):
+            return False
+        words = [w for w in previous[-1].text.lower().split() if w not in ("the", "a", "an")]
+        return words in (["of"], ["for"], ["at"], ["on"]) and not any(
+            self.index.attribute_type(a) == ValueType.entity for a in previous[-2].attributes
+        )
 
     def _longer_name(self, words, i, mention, tokens, end) -> bool:  # noqa: ANN001
         """A KB name that starts with a time or day and goes on past it ("Morning Session",
@@ -390,7 +421,11 @@ class Lexer:
         where a subject does ("The Wonderful Wizard of Oz was released in 1900", a book that is
         also the value of its author's "wrote")."""
         name = self.index.names.longest(words, i)
-        return name is not None and name[0] >= n and not _expects_value(previous)
+        return (
+            name is not None
+            and name[0] >= n
+            and (not _expects_value(previous) or self._owner(previous))
+        )
 
     def _not_a_name(self, word: str) -> bool:
         kinds = self.words.markers.get(word)

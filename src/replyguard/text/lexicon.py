@@ -21,7 +21,7 @@ from replyguard.rules import RuleForm
 from replyguard.text.inflection import WordPrior, cue_variants
 from replyguard.text.tokens import tokenize
 from replyguard.text.words import content_stems, stem
-from replyguard.values import FREE_WORDS, fold, value_head
+from replyguard.values import FREE_WORDS, fold, is_short_code, value_head
 
 PhraseKey = tuple[str, ...]
 # Value types the lexer recognises by their shape (regexes, temporal grammar), not by lookup.
@@ -39,6 +39,7 @@ SHAPED_TYPES = {
     ValueType.duration,
 }
 MAX_VALUE_TOKENS = 8
+_CODE_NAME = re.compile(r"[A-Z]{1,4}-?\d{2,}[A-Z0-9]*")  # the tokenizer's "ident"
 
 
 def past_openers(
@@ -53,9 +54,22 @@ def past_openers(
     return i
 
 
+def code_shape(text: str) -> str:
+    """The shape of a code: letters as "A", digits as "9" ("SA101" -> "AA999")."""
+    return re.sub(r"\d", "9", re.sub(r"[^\W\d_]", "A", text.upper()))
+
+
+_RANGE_JOINS = frozenset({"-", "–", "—", "to", "until", "till"})
+
+
 def mask_numbers(words: Sequence[str]) -> PhraseKey:
-    """The words with each one holding a digit as "#": "14 quay street" -> "# quay street"."""
-    return tuple("#" if any(c.isdigit() for c in w) else w for w in words)
+    """The words with each one holding a digit as "#", and a range's join as "-": "14 quay
+    street" -> "# quay street", "3 to 5 working days" -> "# - # working days"."""
+    masked = ["#" if any(c.isdigit() for c in w) else w for w in words]
+    for k in range(1, len(masked) - 1):
+        if masked[k] in _RANGE_JOINS and masked[k - 1] == "#" == masked[k + 1]:
+            masked[k] = "-"
+    return tuple(masked)
 
 
 _INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
@@ -334,6 +348,13 @@ class KBIndex:
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
         self._descriptors: dict[tuple[str, int], tuple[str, ...]] = {}
         self.name_words: set[str] = set()  # every word of every name and alias, folded
+        # the shapes of names that are codes ("SA101": "AA999")
+        self.name_shapes = {
+            code_shape(n)
+            for e in kb.entities
+            for n in e.names
+            if _CODE_NAME.fullmatch(n) and any(c.isdigit() for c in n)
+        }
         # a calendar: events, and dates or times to hold them
         self.lists_events = any(e.type == EntityType.Event for e in kb.entities) and any(
             s.value_type in WHEN_TYPES for s in kb.attribute_schema.values()
@@ -342,6 +363,7 @@ class KBIndex:
         self._holders: dict[tuple[str, str], list[str]] | None = None
         self._value_runs: dict[str, list[PhraseKey]] | None = None
         self._attribute_holders: dict[str, list[str]] | None = None
+        self._codes: dict[str, bool] = {}
         self.polar_words = words.polar_words
         self.polar = self._polar_attributes()
         for entity in kb.entities:
@@ -523,6 +545,14 @@ class KBIndex:
                         words.extend(tokens)
             cached = self._descriptors[key] = tuple(content_stems(words))
         return cached
+
+    def holds_codes(self, attribute: str) -> bool:
+        """Whether every value of an attribute is a short code ("KOI", "E27"): a code said
+        after its cue is its value, not a name or an acronym."""
+        if attribute not in self._codes:
+            values = [str(v) for e in self.entities.values() for v in e.values_of(attribute)[0]]
+            self._codes[attribute] = bool(values) and all(is_short_code(v) for v in values)
+        return self._codes[attribute]
 
     def attribute_type(self, attribute: str) -> ValueType:
         spec = self.schema.get(attribute)
