@@ -382,3 +382,29 @@ def test_the_leading_words_of_a_long_attribute_name_name_it(depot: Engine):
         ("hand_luggage_limit", "12 kg", "Contradicted")
     ]
     assert claims(depot, "Hold luggage costs £5.") == [("hold_luggage_fee", "£5", "Verified")]
+
+
+def test_a_wrong_value_in_a_list_is_corrected_to_one_the_reply_left_out():
+    engine = Engine(
+        kb_from_document(
+            {
+                "entities": [
+                    {
+                        "id": "tulips",
+                        "name": "Darwin Tulips",
+                        "type": "Object",
+                        "attributes": {"colours": ["red", "yellow", "purple"]},
+                    },
+                    {
+                        "id": "pansies",
+                        "name": "Winter Pansies",
+                        "type": "Object",
+                        "attributes": {"colours": ["blue", "orange"]},
+                    },
+                ]
+            }
+        )
+    )
+    assert delivered(engine, "Darwin Tulips come in red, orange and blue.") == (
+        "Darwin Tulips come in red, yellow and purple."
+    )

@@ -25,7 +25,7 @@ from replyguard.models import (
 )
 from replyguard.stages.context import CallContext
 from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
-from replyguard.values import MONEY_RE, rate_amount, value_head
+from replyguard.values import MONEY_RE, rate_amount, value_head, value_key
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -100,7 +100,7 @@ def correct_response(
             continue
         replacement = render_like(
             record.model.object,
-            v.status.kb_value,  # type: ignore[union-attr]
+            _unsaid(ctx, record, corrections) or v.status.kb_value,  # type: ignore[union-attr]
             ValueType(record.value_type),
         )
         source = "Knowledge Base" + (
@@ -287,6 +287,23 @@ def annotate(
 
 
 # ---------------------------------------------------------------------------- value format
+
+
+def _unsaid(ctx: CallContext, record, corrections: list[ResponseCorrection]) -> str | None:  # noqa: ANN001
+    """For a wrong value in a list ("white and grey" of white and sand): the first KB value the
+    reply does not already state of that subject and attribute, nor put in by a correction."""
+    if len(record.kb_values) < 2:
+        return None
+    vtype = ValueType(record.value_type)
+    said = [
+        r.model.object
+        for r in ctx.claims
+        if r is not record
+        and r.model.subject == record.model.subject
+        and r.model.predicate == record.model.predicate
+    ] + [c.replacement for c in corrections if c.replacement]
+    keys = {value_key(vtype, str(v)) for v in said}
+    return next((str(v) for v in record.kb_values if value_key(vtype, str(v)) not in keys), None)
 
 
 def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
