@@ -11,7 +11,7 @@ from reading_domain import REFERENCE, read  # noqa: I001
 from replyguard.engine import Engine
 from replyguard.kb import kb_from_document
 from replyguard.text.temporal import find_temporal
-from replyguard.values import infer_value_type, money_key
+from replyguard.values import duration_key, infer_value_type, money_key
 
 NOW = datetime(2026, 11, 30, 9, 0)
 
@@ -408,3 +408,51 @@ def test_a_wrong_value_in_a_list_is_corrected_to_one_the_reply_left_out():
     assert delivered(engine, "Darwin Tulips come in red, orange and blue.") == (
         "Darwin Tulips come in red, yellow and purple."
     )
+
+
+# ------------------------------------------------------------------ formats of values
+
+STUDIO = {
+    "entities": [
+        {
+            "id": "studio",
+            "name": "Kiln Room Pottery",
+            "type": "Organization",
+            "attributes": {
+                "address": "Unit 7C, Teviot Business Park, Mill Road, Hawick TD9 8LQ",
+                "phone": "(312) 555-0147",
+                "class_length": "2.5 hours",
+                "firing_time": "75 minutes",
+            },
+        }
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def studio() -> Engine:
+    return Engine(kb_from_document(STUDIO))
+
+
+def test_a_long_address_is_a_value_the_reply_may_say_whole(studio: Engine):
+    said = "Kiln Room Pottery is at Unit 7C, Teviot Business Park, Mill Road, Hawick TD9 8LQ."
+    assert claims(studio, said) == [
+        ("address", "Unit 7C, Teviot Business Park, Mill Road, Hawick TD9 8LQ", "Verified")
+    ]
+
+
+def test_a_local_phone_number_without_its_area_code(studio: Engine):
+    assert claims(studio, "You can ring Kiln Room Pottery on 555-0147.") == [
+        ("phone", "555-0147", "Verified")
+    ]
+    assert claims(studio, "You can ring Kiln Room Pottery on 555-0174.") == [
+        ("phone", "555-0174", "Contradicted")
+    ]
+
+
+def test_durations_in_words_with_a_fraction(studio: Engine):
+    assert claims(studio, "A class at Kiln Room Pottery lasts two and a half hours.") == [
+        ("class_length", "two and a half hours", "Verified")
+    ]
+    assert duration_key("an hour and a quarter") == duration_key("75 minutes")
+    assert duration_key("three and a half hours") != duration_key("2.5 hours")

@@ -33,6 +33,7 @@ PHONE_RE = re.compile(
     r"|(?<![\d.])0\d{2,4}[\s-]?\d{3,4}[\s-]?\d{3,4}(?!\d|\.\d)"
     r"|(?<![\d.])0\d{3,4}[\s-]?\d{6,7}(?!\d|\.\d)"
     r"|\+\d{1,3}(?:[\s-]?\d{2,5}){2,4}(?!\d)"
+    r"|(?<![\d.-])[2-9]\d{2}-\d{4}(?![\d-])"  # a local number: "555-0199"
 )
 # An amount's digits, with thousands commas inside it only: "€99," ends before its comma.
 _AMOUNT = r"\d(?:[\d,]*\d)?(?:\.\d+)?"

@@ -38,7 +38,7 @@ SHAPED_TYPES = {
     ValueType.datetime,
     ValueType.duration,
 }
-MAX_VALUE_TOKENS = 8
+MAX_VALUE_TOKENS = 16  # a full address: "Unit 4B, Riverside Retail Park, Station Road, Dunmore"
 _CODE_NAME = re.compile(r"[A-Z]{1,4}-?\d{2,}[A-Z0-9]*")  # the tokenizer's "ident"
 
 

@@ -702,8 +702,8 @@ class _Resolver(Transformer):
         if first.minutes is None:
             raise ValueError("'a half' of nothing")
         minutes = first.minutes
-        for amount in rest:
-            minutes += first.unit / 2 if amount.minutes is None else amount.minutes
+        for amount in rest:  # "and a half" (unit -2), "and a quarter" (unit -4) of the first
+            minutes += first.unit / -amount.unit if amount.minutes is None else amount.minutes
         unit = max(amount.unit for amount in children)
         return _Amount(minutes, unit, first.start, children[-1].end)
 
@@ -724,7 +724,16 @@ class _Resolver(Transformer):
 
     def and_a_half(self, children):
         article, half = children
-        return _Amount(None, 0, _span(article)[0], _span(half)[1])
+        return _Amount(None, -2, _span(article)[0], _span(half)[1])
+
+    def and_a_quarter(self, children):
+        article, quarter = children
+        return _Amount(None, -4, _span(article)[0], _span(quarter)[1])
+
+    def count_and_a_half(self, children):
+        count, _article, _half, unit = children
+        per_unit = _UNIT_MINUTES[unit[0].lower()]
+        return _Amount((count.value + 0.5) * per_unit, per_unit, count.start, _span(unit)[1])
 
     def count(self, children):
         (token,) = children
