@@ -456,3 +456,22 @@ def test_durations_in_words_with_a_fraction(studio: Engine):
     ]
     assert duration_key("an hour and a quarter") == duration_key("75 minutes")
     assert duration_key("three and a half hours") != duration_key("2.5 hours")
+
+
+# ------------------------------------------------------------------ "our X": a part of us
+
+
+def test_a_part_of_the_organisation_the_kb_lacks_is_invented(nursery: Engine):
+    def invented(text: str, query: str = "") -> list[str]:
+        result = nursery.postprocess(text, query, [], reference_time=REFERENCE)
+        return [
+            f.content
+            for f in result.hallucination_flags
+            if str(f.hallucination_type) == "NonexistentEntity"
+        ]
+
+    asked = "Do you have a sensory room?"
+    assert invented("Yes, our sensory room is open from 9 am to 3 pm.", asked) == ["sensory room"]
+    # parts the KB names by an entity or an attribute are no invention
+    assert invented("Our lunch is served from 11.45 until 12.45 pm.") == []
+    assert invented("Our forest school costs £6 an hour.") == []

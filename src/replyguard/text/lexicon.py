@@ -178,6 +178,7 @@ MARKER_KINDS = (
     "hypothetical-marker",
     "non-answer",
     "event-opener",
+    "facility-opener",
     "late-request-marker",
     "generic-detail",
     "non-assertive",
@@ -348,6 +349,10 @@ class KBIndex:
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
         self._descriptors: dict[tuple[str, int], tuple[str, ...]] = {}
         self.name_words: set[str] = set()  # every word of every name and alias, folded
+        # every word of every attribute's name and cue ("reception" of reception_hours)
+        self.attribute_words = {
+            w for a, spec in self.schema.items() for c in [a, *spec.cues] for w in name_words(c)
+        }
         # the shapes of names that are codes ("SA101": "AA999")
         self.name_shapes = {
             code_shape(n)
