@@ -475,3 +475,29 @@ def test_a_part_of_the_organisation_the_kb_lacks_is_invented(nursery: Engine):
     # parts the KB names by an entity or an attribute are no invention
     assert invented("Our lunch is served from 11.45 until 12.45 pm.") == []
     assert invented("Our forest school costs £6 an hour.") == []
+
+
+def test_a_cell_of_days_then_hours_is_read_as_the_days_and_the_two_ends():
+    engine = Engine(
+        kb_from_document(
+            {
+                "entities": [
+                    {
+                        "id": "surgery",
+                        "name": "Eildon Vets",
+                        "type": "Organization",
+                        "attributes": {"clinic_hours": "Tuesday and Thursday, 2:00 pm - 6:00 pm"},
+                    }
+                ]
+            }
+        )
+    )
+    assert {a for e in engine.kb.entities for a in e.attributes} == {
+        "clinic_hours",
+        "clinic_hours_start",
+        "clinic_hours_end",
+    }
+    assert claims(engine, "Eildon Vets holds clinics from 2pm until 7pm.") == [
+        ("clinic_hours_start", "2pm", "Verified"),
+        ("clinic_hours_end", "7pm", "Contradicted"),
+    ]

@@ -448,10 +448,25 @@ def _range_ends(value: object) -> tuple[str, str] | None:
     return (m["low"], m["high"]) if low is not None and low == high and low in _RANGED else None
 
 
+_QUALIFIED = re.compile(r"(?P<head>[^,]+?),\s*(?P<range>[^,]+)")
+
+
+def _cell_range(value: object) -> tuple[str | None, str, str] | None:
+    """(what it qualifies, low, high) of a range cell: "6:00 pm - 9:30 pm" (no qualifier), or
+    "Monday to Friday, 9:00 am - 5:00 pm" (the days, then the hours)."""
+    ends = _range_ends(value)
+    if ends is not None:
+        return None, *ends
+    m = _QUALIFIED.fullmatch(str(value).strip()) if isinstance(value, str) else None
+    ends = _range_ends(m["range"]) if m else None
+    return (m["head"].strip(), *ends) if m and ends else None
+
+
 def split_ranges(kb: KnowledgeBase) -> KnowledgeBase:
     """An attribute whose every value is a range of times, dates or amounts ("opening_hours":
     "6:00 pm - 9:30 pm") becomes its two bounds, `<attribute>_start` and `<attribute>_end`, so
-    "open from 6pm" and "until 10pm" are each checked against their own end."""
+    "open from 6pm" and "until 10pm" are each checked against their own end. A range after a
+    qualifier ("Monday to Friday, 9:00 am - 5:00 pm") leaves the qualifier as the value."""
     held: dict[str, list[object]] = defaultdict(list)
     for entity in kb.entities:
         for attribute in entity.attributes:
@@ -459,7 +474,7 @@ def split_ranges(kb: KnowledgeBase) -> KnowledgeBase:
     ranged = {
         a
         for a, values in held.items()
-        if a not in kb.attribute_schema and values and all(_range_ends(v) for v in values)
+        if a not in kb.attribute_schema and values and all(_cell_range(v) for v in values)
     }
     if not ranged:
         return kb
@@ -474,8 +489,11 @@ def split_ranges(kb: KnowledgeBase) -> KnowledgeBase:
             if len(values) != 1:
                 attributes[attribute] = given
                 continue
-            low, high = _range_ends(values[0])  # type: ignore[misc]
-            for bound, value in ((f"{attribute}_start", low), (f"{attribute}_end", high)):
+            head, low, high = _cell_range(values[0])  # type: ignore[misc]
+            bounds = [(f"{attribute}_start", low), (f"{attribute}_end", high)]
+            if head is not None:  # "Monday to Friday, 9:00 am - 5:00 pm": the days stay
+                bounds.insert(0, (attribute, head))
+            for bound, value in bounds:
                 attributes[bound] = (
                     given.model_copy(update={"value": value})
                     if isinstance(given, AttributeValue)
