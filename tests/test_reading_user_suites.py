@@ -501,3 +501,30 @@ def test_a_cell_of_days_then_hours_is_read_as_the_days_and_the_two_ends():
         ("clinic_hours_start", "2pm", "Verified"),
         ("clinic_hours_end", "7pm", "Contradicted"),
     ]
+
+
+def test_our_names_an_entity_the_kb_calls_the_and_one_end_said_inside_the_range():
+    engine = Engine(
+        kb_from_document(
+            {
+                "entities": [
+                    {
+                        "id": "cafe",
+                        "name": "Abbey Tearoom",
+                        "type": "Organization",
+                        "aliases": ["the tearoom"],
+                        "attributes": {"serving_hours": "10:00 am - 4:30 pm"},
+                    }
+                ]
+            }
+        )
+    )
+    assert claims(engine, "Our tearoom opens at 11am.") == [
+        ("serving_hours_start", "11am", "Contradicted")
+    ]
+    assert claims(engine, "The tearoom is open until 3pm.") == [
+        ("serving_hours_end", "3pm", "Contradicted")
+    ]
+    assert claims(engine, "The tearoom closes at 4:30pm.") == [
+        ("serving_hours_end", "4:30pm", "Verified")
+    ]

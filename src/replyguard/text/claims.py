@@ -90,6 +90,7 @@ class ClaimDraft:
     # the entity it means
     description: ValuePhrase | None = None
     range_end: str | None = None  # "low" / "high": an end of a range ("80-100F", "60 to 70")
+    lead_words: frozenset[str] = frozenset()  # the words just before the value ("opens at")
 
 
 _DETERMINERS = frozenset("the a an this that these those our your their his her its my".split())
@@ -373,6 +374,9 @@ class ClaimTransformer(Transformer):
                             direct=direct,
                             foreign=foreign,
                             description=description if foreign else None,
+                            lead_words=frozenset(
+                                word for w in item.lead for word in w.text.lower().split()
+                            ),
                         )
                     )
                     if foreign and description is None and not item.copula:

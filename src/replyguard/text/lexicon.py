@@ -38,6 +38,7 @@ SHAPED_TYPES = {
     ValueType.datetime,
     ValueType.duration,
 }
+_OWNERS = ("our", "your")
 MAX_VALUE_TOKENS = 16  # a full address: "Unit 4B, Riverside Retail Park, Station Road, Dunmore"
 _CODE_NAME = re.compile(r"[A-Z]{1,4}-?\d{2,}[A-Z0-9]*")  # the tokenizer's "ident"
 
@@ -468,6 +469,11 @@ class KBIndex:
     def _index_entity(self, entity) -> None:  # noqa: ANN001 - models.Entity
         for name in entity.names:
             self.names.add(name, NameHit(entity.id, implicit=False))
+            key = phrase_key(name)
+            if len(key) > 1 and key[0] == "the":
+                # "the restaurant" is also "our restaurant", "your suite"
+                for owner in _OWNERS:
+                    self.names.add((owner, *key[1:]), NameHit(entity.id, implicit=False))
             folded = fold(name)
             self.name_words.update(folded.split())
             if folded:
