@@ -143,6 +143,15 @@ def test_correction_matching_compares_letters_and_digits_never_inside_a_number()
     assert not _same_value("", "£5")
 
 
+def test_a_correction_written_in_the_replys_own_format_is_the_right_value():
+    assert _same_value("6:15am", "06:15")
+    assert _same_value("7pm", "7:00 pm")
+    assert not _same_value("7am", "7:00 pm")
+    assert _same_value("€40", "40 euros")
+    assert _same_value("8 December", "2026-12-08")
+    assert not _same_value("18 December", "2026-12-08")
+
+
 @pytest.fixture(scope="module")
 def fixture_run():
     items = load_labelled(DATA / "cases.jsonl")

@@ -32,7 +32,7 @@ from replyguard.models import (
     ValueType,
 )
 from replyguard.text.temporal import WEEKDAYS
-from replyguard.values import fold, infer_value_type
+from replyguard.values import FREE_WORDS, fold, infer_value_type
 
 RESERVED_COLUMNS = ("id", "name", "type", "aliases", "gender", "number")
 
@@ -50,6 +50,8 @@ _TYPE_SUFFIXES = {
     *"dates times years days".split(),  # "closed_days" is about being closed
 }
 _PREPOSITIONS = {"at", "on", "by", "from", "to", "in", "for"}
+# What a range's name calls it besides what it is of: "lunch_hours" is said "lunch is from ..."
+_RANGE_NOUNS = {*_TYPE_SUFFIXES, "hours", "hour", "range", "window"}
 _WHEN = (ValueType.time, ValueType.datetime, ValueType.date)
 
 
@@ -446,10 +448,25 @@ def _range_ends(value: object) -> tuple[str, str] | None:
     return (m["low"], m["high"]) if low is not None and low == high and low in _RANGED else None
 
 
+_QUALIFIED = re.compile(r"(?P<head>[^,]+?),\s*(?P<range>[^,]+)")
+
+
+def _cell_range(value: object) -> tuple[str | None, str, str] | None:
+    """(what it qualifies, low, high) of a range cell: "6:00 pm - 9:30 pm" (no qualifier), or
+    "Monday to Friday, 9:00 am - 5:00 pm" (the days, then the hours)."""
+    ends = _range_ends(value)
+    if ends is not None:
+        return None, *ends
+    m = _QUALIFIED.fullmatch(str(value).strip()) if isinstance(value, str) else None
+    ends = _range_ends(m["range"]) if m else None
+    return (m["head"].strip(), *ends) if m and ends else None
+
+
 def split_ranges(kb: KnowledgeBase) -> KnowledgeBase:
     """An attribute whose every value is a range of times, dates or amounts ("opening_hours":
     "6:00 pm - 9:30 pm") becomes its two bounds, `<attribute>_start` and `<attribute>_end`, so
-    "open from 6pm" and "until 10pm" are each checked against their own end."""
+    "open from 6pm" and "until 10pm" are each checked against their own end. A range after a
+    qualifier ("Monday to Friday, 9:00 am - 5:00 pm") leaves the qualifier as the value."""
     held: dict[str, list[object]] = defaultdict(list)
     for entity in kb.entities:
         for attribute in entity.attributes:
@@ -457,7 +474,7 @@ def split_ranges(kb: KnowledgeBase) -> KnowledgeBase:
     ranged = {
         a
         for a, values in held.items()
-        if a not in kb.attribute_schema and values and all(_range_ends(v) for v in values)
+        if a not in kb.attribute_schema and values and all(_cell_range(v) for v in values)
     }
     if not ranged:
         return kb
@@ -472,8 +489,11 @@ def split_ranges(kb: KnowledgeBase) -> KnowledgeBase:
             if len(values) != 1:
                 attributes[attribute] = given
                 continue
-            low, high = _range_ends(values[0])  # type: ignore[misc]
-            for bound, value in ((f"{attribute}_start", low), (f"{attribute}_end", high)):
+            head, low, high = _cell_range(values[0])  # type: ignore[misc]
+            bounds = [(f"{attribute}_start", low), (f"{attribute}_end", high)]
+            if head is not None:  # "Monday to Friday, 9:00 am - 5:00 pm": the days stay
+                bounds.insert(0, (attribute, head))
+            for bound, value in bounds:
                 attributes[bound] = (
                     given.model_copy(update={"value": value})
                     if isinstance(given, AttributeValue)
@@ -490,6 +510,7 @@ def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
     schema = dict(kb.attribute_schema)
     attributes: Counter[str] = Counter(a for e in kb.entities for a in e.attributes)
     shared = family_cues(list(attributes))
+    leading = leading_cues(list(attributes))
     for attribute in attributes:
         given = schema.get(attribute)
         value_type = given.value_type if given else _infer_type(kb, attribute, names)
@@ -500,7 +521,13 @@ def complete_schema(kb: KnowledgeBase) -> KnowledgeBase:
             if value_type in _WHEN and " " not in cue and cue not in WEEKDAYS
             for f in _verb_forms(cue)
         ]
-        inferred = [*name_cues(attribute), *family, *inflected]
+        inferred = [
+            *name_cues(attribute),
+            *_range_cues(attribute, attributes),
+            *leading.get(attribute, ()),
+            *family,
+            *inflected,
+        ]
         if given is None:
             schema[attribute] = AttributeSchema(
                 value_type=value_type,
@@ -542,9 +569,19 @@ def _infer_type(kb: KnowledgeBase, attribute: str, entity_names: set[str]) -> Va
     values = attribute_values(kb, attribute)
     if not values:
         return ValueType.text
-    if all(fold(v) in entity_names for v in values):
+    # values naming entities other than the one holding each ("code": "KOI" of the entity whose
+    # id is "koi" is its code, not a reference to itself)
+    refs = [
+        fold(str(v)) in entity_names and fold(str(v)) not in (fold(e.id), fold(e.name or ""))
+        for e in kb.entities
+        for v in e.values_of(attribute)[0]
+    ]
+    if all(refs):
         return ValueType.entity
-    types = Counter(infer_value_type(v) for v in values)
+    # "free" in a column of prices is a price
+    types = Counter(
+        ValueType.money if fold(v) in FREE_WORDS else infer_value_type(v) for v in values
+    )
     common, count = types.most_common(1)[0]
     if common is not None and count >= 0.8 * len(values):
         if common is ValueType.year and any(w in attribute.lower() for w in ("date", "day")):
@@ -579,6 +616,33 @@ def name_cues(attribute: str) -> list[str]:
     if len(words) == 2:
         cues.append("-".join(words))  # "check_out" is written "check-out"
     return list(dict.fromkeys(cues))
+
+
+def _range_cues(attribute: str, attributes: Mapping[str, object]) -> list[str]:
+    """A bound of a range split in two (`split_ranges`: "lunch_hours_start") is named as the
+    range is ("lunch hours", "lunch"); which end is meant the sentence says."""
+    for end, other in (("_start", "_end"), ("_end", "_start")):
+        base = attribute.removesuffix(end)
+        if base != attribute and base + other in attributes:
+            words = name_words(base)
+            content = [w for w in words if w not in _RANGE_NOUNS and w not in _PREPOSITIONS]
+            if not content or all(w in WEEKDAYS for w in content):
+                return [" ".join(words)]  # "monday_hours": the day picks it, it is no cue
+            return [" ".join(words), " ".join(content)]
+    return []
+
+
+def leading_cues(attributes: list[str]) -> dict[str, list[str]]:
+    """A name of three words or more is said by its leading words when no other attribute's
+    name starts with them: "cabin_bag_allowance" is "a 6 kg cabin bag"."""
+    out: dict[str, list[str]] = {}
+    lead = {a: name_words(a)[:-1] for a in attributes if len(name_words(a)) >= 3}
+    for attribute, words in lead.items():
+        if words[-1] in _PREPOSITIONS or words[0] in _PREPOSITIONS:
+            continue
+        if sum(name_words(b)[: len(words)] == words for b in attributes) == 1:
+            out[attribute] = [" ".join(words)]
+    return out
 
 
 def family_cues(attributes: list[str]) -> dict[str, list[str]]:

@@ -33,12 +33,20 @@ PHONE_RE = re.compile(
     r"|(?<![\d.])0\d{2,4}[\s-]?\d{3,4}[\s-]?\d{3,4}(?!\d|\.\d)"
     r"|(?<![\d.])0\d{3,4}[\s-]?\d{6,7}(?!\d|\.\d)"
     r"|\+\d{1,3}(?:[\s-]?\d{2,5}){2,4}(?!\d)"
+    r"|(?<![\d.-])[2-9]\d{2}-\d{4}(?![\d-])"  # a local number: "555-0199"
 )
+# An amount's digits, with thousands commas inside it only: "€99," ends before its comma.
+_AMOUNT = r"\d(?:[\d,]*\d)?(?:\.\d+)?"
 MONEY_RE = re.compile(
-    r"(?:(?P<sym>[$€£¥])\s?(?P<a1>\d[\d,]*(?:\.\d+)?)(?:\s?(?P<m1>k|m|bn|million|billion|thousand))?)"
-    r"|(?:(?P<a2>\d[\d,]*(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP|JPY|dollars?|euros?|pounds?))",
+    rf"(?:(?P<sym>[$€£¥])\s?(?P<a1>{_AMOUNT})(?:\s?(?P<m1>k|m|bn|million|billion|thousand))?)"
+    rf"|(?:(?P<a2>{_AMOUNT})\s?(?P<code>USD|EUR|GBP|JPY|dollars?|euros?|pounds?))",
     re.IGNORECASE,
 )
+# A price per unit as a KB writes one ("£15 per day", "$4/hour", "€9 a night"): money, compared
+# by its amount (a reply says the rate in its own words: "£15 a day").
+_RATE_RE = re.compile(r"(?P<money>.+?)\s*(?:/|\bper\b|\ba\b|\ban\b|\beach\b)\s*[^\W\d_]+\.?", re.I)
+# Words that state a price of nothing ("the shuttle is free"), in a column of prices.
+FREE_WORDS = frozenset({"free", "free of charge", "no charge", "complimentary"})
 PERCENT_RE = re.compile(r"(?P<n>-?\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
 NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 YEAR_RE = re.compile(r"(?:19|20|21)\d\d")
@@ -105,6 +113,7 @@ def fold(text: str) -> str:
 
 
 _JOINED = re.compile(r"\s*([-/])\s*")
+_NUMBER_RANGE = re.compile(r"(\d)\s*(?:\bto\b|\buntil\b|–|—)\s*(\d)")
 # A code is letters and digits in short runs ("EH3 9QN", "C.B 2, 1 U.F", "KY169AB"), compared
 # without its separators. Its letters stand next to a digit or a dot; a word of its own ("171 Oak
 # Rd") or of four letters makes it an address or a name.
@@ -124,10 +133,19 @@ def _is_code(folded: str) -> bool:
     return bool(runs)
 
 
+_SHORT_CODE = re.compile(r"[A-Z0-9]{2,6}")
+
+
+def is_short_code(text: str) -> bool:
+    """A code of a few capitals and digits ("KOI", "E27", "LHR"): compared letter for letter."""
+    t = text.strip()
+    return bool(_SHORT_CODE.fullmatch(t)) and any(c.isalpha() for c in t)
+
+
 def text_key(text: str) -> str:
     """Free text compared without case, punctuation, articles or the spacing around a hyphen
     ("7 - 9 Quay St" is "7-9 Quay St"); a code without its separators ("EH39QN")."""
-    folded = fold(text)
+    folded = _NUMBER_RANGE.sub(r"\1-\2", fold(text))  # "3 to 5 days" is "3-5 days"
     if _is_code(folded):
         return re.sub(r"[\W_]+", "", folded)
     key = _JOINED.sub(r"\1", _SPACE.sub(" ", _PUNCT.sub(" ", folded)).strip(" ."))
@@ -162,7 +180,15 @@ def number_key(text: str) -> str | None:
 
 
 def money_key(text: str) -> str | None:
-    m = MONEY_RE.fullmatch(text.strip())
+    """ "GBP:15.00" for "£15", "15 pounds" and "£15 per day"; "0" for any amount of nothing
+    ("free", "£0")."""
+    text = text.strip()
+    if fold(text) in FREE_WORDS:
+        return "0"
+    m = MONEY_RE.fullmatch(text)
+    if not m:
+        rate = _RATE_RE.fullmatch(text)
+        m = MONEY_RE.fullmatch(rate["money"]) if rate else None
     if not m:
         return None
     amount = _number(m["a1"] or m["a2"])
@@ -170,9 +196,17 @@ def money_key(text: str) -> str | None:
         return None
     if m["m1"]:
         amount *= _MAGNITUDES[m["m1"].lower()]
+    if amount == 0:
+        return "0"
     code = m["sym"] or m["code"]
     code = _MONEY_CODES.get(code.lower() if len(code) > 1 else code, code.upper())
     return f"{code}:{amount:.2f}"
+
+
+def rate_amount(text: str) -> str | None:
+    """The amount of a price per unit ("£15" of "£15 per day"), None for any other text."""
+    rate = _RATE_RE.fullmatch(text.strip())
+    return rate["money"] if rate is not None and MONEY_RE.fullmatch(rate["money"]) else None
 
 
 def duration_key(text: str) -> str | None:
@@ -261,7 +295,7 @@ def infer_value_type(text: str) -> ValueType | None:
         (ValueType.email, bool(EMAIL_RE.fullmatch(t))),
         (ValueType.url, bool(URL_RE.fullmatch(t))),
         (ValueType.year, bool(YEAR_RE.fullmatch(t))),
-        (ValueType.money, bool(MONEY_RE.fullmatch(t))),
+        (ValueType.money, bool(MONEY_RE.fullmatch(t)) or rate_amount(t) is not None),
         (ValueType.percent, bool(PERCENT_RE.fullmatch(t))),
         (ValueType.phone, bool(PHONE_RE.fullmatch(t))),
         (ValueType.duration, bool(DURATION_RE.fullmatch(t))),
@@ -345,7 +379,8 @@ def grade(
         return Grade("Compatible")
     if value_type == ValueType.phone and _same_line(ck, kk):
         return Grade("Normalised")
-    if _DIGITS.findall(ck) != _DIGITS.findall(kk) or _is_code(fold(claimed)):
+    codes = is_short_code(claimed) and is_short_code(kb)  # "KWL" is not "KOI"
+    if _DIGITS.findall(ck) != _DIGITS.findall(kk) or _is_code(fold(claimed)) or codes:
         return Grade("Mismatch")  # "14 Quay St" is not "16 Quay St": digits, codes never fuzzy
     if value_type in (ValueType.text, ValueType.enum, ValueType.entity, ValueType.email):
         return Grade("Fuzzy", round(Levenshtein.normalized_distance(ck, kk), 4))

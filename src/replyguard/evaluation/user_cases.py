@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from replyguard.errors import InputError, ReplyguardError, read_input_file
 from replyguard.evaluation.expect import BANDS, Expect, read_expect
 from replyguard.evaluation.signals import CONTRADICTION_FLAGS, corrected_region, fires_at
-from replyguard.values import infer_value_type, value_key
+from replyguard.values import grade, infer_value_type
 
 if TYPE_CHECKING:
     from replyguard.models import Case, PostprocessedResponse
@@ -204,8 +204,8 @@ def _regions(
 
 
 def _same_value(region: str, want: str) -> bool:
-    """Whether the corrected text ``region`` states ``want``: the same value of one type ("4pm"
-    of "4:00 pm"), the same letters and digits, or a leading part of it not cut inside a number
+    """Whether the corrected text ``region`` states ``want``: the same typed value ("4pm" and
+    "4:00 pm"), the same letters and digits, or a leading part of it not cut inside a number
     ("30 minutes" of "30 minutes before departure")."""
     from replyguard.evaluation.scene import norm
 
@@ -213,9 +213,8 @@ def _same_value(region: str, want: str) -> bool:
     if not have:
         return False
     kind = infer_value_type(want)
-    if kind is not None and infer_value_type(region) == kind:
-        # "4pm" states the "4:00 pm" asked for: the same value in the reply's own format
-        return value_key(kind, region) == value_key(kind, want)
+    if kind is not None and grade(kind, region, want).kind in ("Exact", "Normalised", "Compatible"):
+        return True  # "4pm" is the KB's "4:00 pm", "8 December" its 2026-12-08
     return any(
         not (m.start() > 0 and full[m.start() - 1].isdigit())
         and not (m.end() < len(full) and full[m.end()].isdigit())

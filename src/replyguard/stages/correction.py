@@ -25,6 +25,7 @@ from replyguard.models import (
 )
 from replyguard.stages.context import CallContext
 from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
+from replyguard.values import MONEY_RE, rate_amount, value_head, value_key
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -99,7 +100,7 @@ def correct_response(
             continue
         replacement = render_like(
             record.model.object,
-            v.status.kb_value,  # type: ignore[union-attr]
+            _unsaid(ctx, record, corrections) or v.status.kb_value,  # type: ignore[union-attr]
             ValueType(record.value_type),
         )
         source = "Knowledge Base" + (
@@ -288,12 +289,38 @@ def annotate(
 # ---------------------------------------------------------------------------- value format
 
 
+def _unsaid(ctx: CallContext, record, corrections: list[ResponseCorrection]) -> str | None:  # noqa: ANN001
+    """For a wrong value in a list ("white and grey" of white and sand): the first KB value the
+    reply does not already state of that subject and attribute, nor put in by a correction."""
+    if len(record.kb_values) < 2:
+        return None
+    vtype = ValueType(record.value_type)
+    said = [
+        r.model.object
+        for r in ctx.claims
+        if r is not record
+        and r.model.subject == record.model.subject
+        and r.model.predicate == record.model.predicate
+    ] + [c.replacement for c in corrections if c.replacement]
+    keys = {value_key(vtype, str(v)) for v in said}
+    return next((str(v) for v in record.kb_values if value_key(vtype, str(v)) not in keys), None)
+
+
 def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
     """The KB value written the way the reply wrote the value it replaces."""
     if value_type == ValueType.time:
         kb_time = normalise_time(kb_value)
-        if kb_time and re.search(r"(?i)[ap]\.?m\.?", claimed):
-            return _twelve_hour(kb_time, claimed)
+        if kb_time and re.search(r"(?i)[ap]\.?m\.?|noon|midday|midnight", claimed):
+            return _twelve_hour(kb_time, claimed)  # "12 noon" -> "11am"
+        bare = re.fullmatch(r"\s*\d{1,2}(?P<sep>\.)?(?:\d{2})?\s*", claimed)
+        if kb_time and bare:  # a range's first end, its am/pm said at the second ("7.30 until")
+            hour, minute = (int(x) for x in kb_time.split(":"))
+            dot = bare["sep"] or ":"
+            return (
+                f"{hour % 12 or 12}{dot}{minute:02d}"
+                if minute or bare["sep"]
+                else f"{hour % 12 or 12}"
+            )
         return kb_time or kb_value
     if value_type in (ValueType.date, ValueType.datetime, ValueType.year):
         iso = normalise_date(kb_value)
@@ -302,7 +329,30 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
             return name if claimed[:1].isupper() else name.lower()
         if iso and re.fullmatch(r"\d{4}", claimed.strip()):
             return iso[:4]
+        if iso and len(iso) == 10 and not re.search(r"\d{4}", claimed):
+            return _day_and_month(date.fromisoformat(iso), claimed)
+    head = value_head(kb_value)
+    if head is not None and _words_but_numbers(claimed) == _words_but_numbers(head):
+        return head  # "11 Orchard Wynd" for "9 Orchard Wynd, Kelso": only the part said
+    if value_type == ValueType.money and MONEY_RE.fullmatch(claimed.strip()):
+        rate = rate_amount(kb_value)  # "£15" for "£15 per day" where "£20 a day" was said
+        return rate if rate is not None else kb_value
     return kb_value
+
+
+def _words_but_numbers(text: str) -> list[str]:
+    return [w for w in re.findall(r"\w+", text.casefold()) if not any(c.isdigit() for c in w)]
+
+
+def _day_and_month(day: date, like: str) -> str:
+    """A date without its year, in the order the reply wrote one ("18 December", "December
+    18th"): "8 December" for 2026-12-08."""
+    month = day.strftime("%B")
+    if re.match(r"\s*\d", like):
+        return f"{day.day} {month}"
+    ordinal = re.search(r"\d(st|nd|rd|th)\b", like)
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(day.day % 10 if day.day // 10 != 1 else 0, "th")
+    return f"{month} {day.day}{suffix if ordinal else ''}"
 
 
 def _twelve_hour(hhmm: str, like: str) -> str:

@@ -254,6 +254,8 @@ def kb_reading(
     if not values:
         return None
     claimed = day_as_held(said, values) or claimed
+    if said is not None and said.kind == "time" and vtype == ValueType.time:
+        claimed = said.value  # "7.30" of "from 7.30 until 10 am" is 07:30: its range says so
     g, closest = best_grade(vtype, claimed, values, engine.words.equivalents)
     held = closest if g.kind != "Mismatch" else values[0]
     confidence = kb_confidence(engine.host.kb, entity_id, attribute)
@@ -272,8 +274,16 @@ def kb_reading(
 
 def _adds_value(ctx: CallContext, record: ClaimRecord) -> bool:
     """The claim adds a value to the others ("he also directed Insomnia"): an additive word in
-    its sentence."""
-    start, end = ctx.sentence_of(record.attached.value.start)
+    its clause ("closed on Fridays, but open every other day" adds nothing to Fridays)."""
+    position = record.attached.value.start
+    start, end = ctx.sentence_of(position)
+    for row in ctx.reply.lexed.sentence_lexemes:
+        for lexeme in row:
+            if lexeme.cat == "SEP" and start <= lexeme.start < end:
+                if lexeme.end <= position:  # a clause starts at its separator ("and also")
+                    start = lexeme.start
+                elif lexeme.start > position:
+                    end = min(end, lexeme.start)
     return any(start <= m.start < end for m in ctx.reply.lexed.markers_of("additive-marker"))
 
 

@@ -14,38 +14,52 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from replyguard.metta_host import Sym
-from replyguard.models import HallucinationType, Span
+from replyguard.models import HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.text.details import phrase_after
 from replyguard.text.lexer import LexedText, Lexeme
 from replyguard.text.lexicon import WHEN_TYPES
+from replyguard.text.words import stem
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
 
+_STATED_TYPES = WHEN_TYPES | {ValueType.money}  # "our spa day costs £80"
+
 
 def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
-    if not engine.index.lists_events:
-        return []
+    """Events after an `event-opener` in a calendar, and parts of the organisation that speaks
+    after a `facility-opener` ("our rooftop pool is open from 8 am"), that the KB lacks."""
+    openers = [("event-opener", "event")] if engine.index.lists_events else []
+    if engine.reader.organisation is not None:
+        openers.append(("facility-opener", "facility"))
     lexed = ctx.reply.lexed
     kinds = engine.words.markers.get
     out = []
-    for marker in lexed.markers_of("event-opener"):
-        i = next((k for k, t in enumerate(lexed.tokens) if t.start >= marker.end), None)
-        phrase = phrase_after(lexed, i, kinds) if i is not None else None
-        if phrase is None or not _dated(lexed, phrase, ctx) or _known(engine, ctx, phrase):
-            continue
-        similar = engine.index.fuzzy_name(phrase.text, float(engine.setting("similar-name-cutoff")))
-        out.append(
-            Candidate(
-                HallucinationType.NonexistentEntity,
-                (Sym("Unresolved"), False, True, similar is not None, False),
-                Span(start=phrase.start, end=phrase.end),
-                f"'{phrase.text}' is no event the knowledge base or the dialogue names",
-                suggestion="Check the event against the knowledge base",
+    for opener, kind in openers:
+        for marker in lexed.markers_of(opener):
+            i = next((k for k, t in enumerate(lexed.tokens) if t.start >= marker.end), None)
+            phrase = phrase_after(lexed, i, kinds) if i is not None else None
+            # the user asking for a pool does not make the organisation have one
+            told = kind == "event"
+            if (
+                phrase is None
+                or not _dated(lexed, phrase, ctx)
+                or _known(engine, ctx, phrase, told)
+            ):
+                continue
+            cutoff = float(engine.setting("similar-name-cutoff"))
+            similar = engine.index.fuzzy_name(phrase.text, cutoff)
+            out.append(
+                Candidate(
+                    HallucinationType.NonexistentEntity,
+                    (Sym("Unresolved"), False, True, similar is not None, False),
+                    Span(start=phrase.start, end=phrase.end),
+                    f"'{phrase.text}' is no {kind} the knowledge base or the dialogue names",
+                    suggestion=f"Check the {kind} against the knowledge base",
+                )
             )
-        )
     return out
 
 
@@ -58,15 +72,15 @@ def _dated(lexed: LexedText, phrase: Lexeme, ctx: CallContext) -> bool:
             continue
         if lexeme.cat == "SEP":
             return False
-        if lexeme.cat == "VAL" and lexeme.value_type in WHEN_TYPES:
+        if lexeme.cat == "VAL" and lexeme.value_type in _STATED_TYPES:
             return True
     return False
 
 
-def _known(engine: Engine, ctx: CallContext, phrase: Lexeme) -> bool:
-    """The KB, the dialogue or the passages name it, in full, by a near spelling or by one of
-    its words that is not generic ("your medicine" for "taking medicine", "your swimming class"
-    for "swimming activity")."""
+def _known(engine: Engine, ctx: CallContext, phrase: Lexeme, by_dialogue: bool) -> bool:
+    """The KB, the dialogue (`by_dialogue`) or the passages name it, in full, by a near spelling
+    or by one of its words that is not generic ("your medicine" for "taking medicine", "your
+    swimming class" for "swimming activity")."""
     if any(
         lx.cat in ("ENT", "NAME") and phrase.start < lx.end and lx.start < phrase.end
         for lx in ctx.reply.lexed.lexemes
@@ -79,7 +93,11 @@ def _known(engine: Engine, ctx: CallContext, phrase: Lexeme) -> bool:
         for w in phrase.text.lower().split()
         if "generic-detail" not in engine.words.markers.get(w)
     ]
+    known = engine.index.name_words | engine.index.attribute_words
     return any(
-        w in engine.index.name_words or ctx.dialogue.mentions(w) or ctx.passages.mentions(w)
+        w in known
+        or stem(w) in {stem(k) for k in known}  # "our saunas", "our reception" (reception_hours)
+        or (by_dialogue and ctx.dialogue.mentions(w))
+        or ctx.passages.mentions(w)
         for w in words
     )

@@ -203,7 +203,8 @@ def unread_values(
 ) -> list[tuple[Lexeme, ValueType]]:
     """The values a text states that none of its claims used, each with its type: typed values
     of a type some KB attribute has ("$180" beside a nightly rate), and values the KB lists.
-    A pronoun standing as a value ("wrote it") is no value, and a question states none."""
+    A pronoun standing as a value ("wrote it") is no value, nor is a part of the day ("open
+    every evening"), and a question states none."""
     kb_types = {spec.value_type for spec in schema.values()}
     text = read.lexed.text
     skipped = [(c.value.start, c.value.end) for c in read.claims] + [
@@ -213,6 +214,8 @@ def unread_values(
     for lexeme in read.lexed.lexemes:
         if lexeme.cat != "VAL" or lexeme.pronoun is not None:
             continue
+        if lexeme.temporal is not None and lexeme.temporal.kind == "part_of_day":
+            continue  # "in the evening" qualifies a time; it states none
         if any(start < lexeme.end and lexeme.start < end for start, end in skipped):
             continue
         listed = [schema[a].value_type for a in lexeme.attributes if a in schema]

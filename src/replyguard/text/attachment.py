@@ -62,12 +62,18 @@ class AttachedClaim:
 
 
 def _bounding(
-    pair: list[str], entity: Entity | None, value: Lexeme, index: KBIndex, end: str | None
+    pair: list[str],
+    entity: Entity | None,
+    value: Lexeme,
+    index: KBIndex,
+    end: str | None,
+    said: str | None = None,
 ) -> str | None:
     """Of two attributes that bound a range ("monday_low", "monday_high": their names differ
     in a `range-bounds` pair of metta/lexicon.metta), the one a value is said of: the bound it
     equals, else the nearer bound when it lies outside the range; a value inside the range
-    ("60F" between 50F and 70F) is no claim on either bound. Each end of a range ("80-100F")
+    ("60F" between 50F and 70F) is no claim on either bound unless the sentence names one
+    end (`said`: "opens at 7pm"). Each end of a range ("80-100F")
     is said of its own bound."""
     first, second = (a.lower().split("_") for a in pair)
     differ = [(x, y) for x, y in zip(first, second, strict=False) if x != y]
@@ -77,6 +83,8 @@ def _bounding(
         return None
     vtype = index.attribute_type(pair[0])
     claimed = order_key(vtype, value.text)
+    if claimed is None and value.temporal is not None and vtype == ValueType.time:
+        claimed = value.temporal.value  # "8" of "from 8 until 12.30 pm" is 08:00
     bounds = []
     for attribute in pair:
         held = entity.values_of(attribute)[0]
@@ -91,7 +99,23 @@ def _bounding(
         return low_attr
     if claimed == high or claimed > high:
         return high_attr
-    return None
+    # inside the range: the end the sentence's words name ("opens at 7pm")
+    return {"low": low_attr, "high": high_attr}.get(said or "")
+
+
+_UNTIL = frozenset({"until", "till"})
+
+
+def _said_end(draft: ClaimDraft, index: KBIndex) -> str | None:
+    """ "low" or "high" when the words just before the value say one end ("opens at 7pm",
+    "open until 9"): the bound a value inside the range is said of (`range-bounds` in
+    metta/lexicon.metta)."""
+    words = {stem(w) for w in draft.lead_words}
+    if draft.lead_words & _UNTIL:
+        return "high"  # "open until 9pm"
+    low = any(stem(a) in words for a, _ in index.range_bounds)
+    high = any(stem(b) in words for _, b in index.range_bounds)
+    return "low" if low and not high else "high" if high and not low else None
 
 
 def _range_bound(attribute: str, end: str, index: KBIndex) -> str:
@@ -165,7 +189,9 @@ def choose_attribute(
         if affinity(ranked[0], words) > 0 and len(tied) > 1:
             # "60F on Monday", between monday_low and monday_high: read against their range
             return (
-                _bounding(tied, entity, value, index, draft.range_end) if len(tied) == 2 else None
+                _bounding(tied, entity, value, index, draft.range_end, _said_end(draft, index))
+                if len(tied) == 2
+                else None
             )
         return ranked[0]
 
@@ -219,7 +245,7 @@ def choose_attribute(
         if len(top) == 1:
             return ranked[0], "Type"
         if len(top) == 2:  # "open until 10pm": the end of the one range of times it has
-            bound = _bounding(top, entity, value, index, draft.range_end)
+            bound = _bounding(top, entity, value, index, draft.range_end, _said_end(draft, index))
             return None if bound is None else (bound, "Type")
     return None
 
@@ -229,11 +255,13 @@ def named_holder(
 ) -> tuple[str, str] | None:
     """(entity, attribute) for a value no subject claims, when the sentence names the attribute
     ("a checked bag costs £30": checked_bag_fee) and one entity holds it: the one the sentence
-    names, else the only one in the KB. A value of a free-text type, or an attribute the
+    names, else the only one in the KB. A value of a free-text type (unless it is, or is
+    shaped like, a value the KB lists under the attribute its cue names), or an attribute the
     sentence's words do not name, is left unread."""
     value = draft.value
-    if draft.negated or value.value_type is None or value.value_type in _TEXTUAL:
-        return None
+    listed = draft.basis == "Cue" and any(a in value.attributes for a in draft.cues)
+    if draft.negated or value.value_type is None or (value.value_type in _TEXTUAL and not listed):
+        return None  # free text only as the named attribute's: "check-in closes 45 minutes ..."
     words = words | {stem(p) for w in words if "-" in w for p in w.split("-")}  # "check-out"
     scored = [
         (affinity(a, words), a)
@@ -248,6 +276,11 @@ def named_holder(
     pairs = {(e, a) for a in top for e in index.holders_of(a)}
     if named:  # a sentence naming entities is about them: "X arrives ... and costs €12"
         pairs = {p for p in pairs if p[0] in named}
+    holders = {e for e, _ in pairs}
+    if len(pairs) > 1 and len(holders) == 1:
+        # one entity's two bounds ("lunch is from 11.45 until 12.45 pm"): the end the value is
+        picked = choose_attribute(draft, next(iter(holders)), index, words)
+        return (next(iter(holders)), picked[0]) if picked and picked[0] in top else None
     return next(iter(pairs)) if len(pairs) == 1 else None
 
 

@@ -33,6 +33,10 @@ class Subject:
     predicative: bool = False  # after a verb of being: "the closest one is Sigona"
     negated: bool = False  # "X is not the author of Y"
     after_cue: bool = False  # right after a verb cue: "SA102 departs Aberdeen at 9:45"
+    # the attributes of a verb cue just before it ("departs Aberdeen", "arrives in Kirkwall"):
+    # a place the subject's value is said with, the value after it the cue's
+    cue_before: tuple[str, ...] = ()
+    verb_opens: bool = False  # that cue opens the clause: "... and arrives in Kirkwall at 3:45"
 
 
 # A name right after one of these is a prepositional object, not what the clause is about.
@@ -86,6 +90,7 @@ class ClaimDraft:
     # the entity it means
     description: ValuePhrase | None = None
     range_end: str | None = None  # "low" / "high": an end of a range ("80-100F", "60 to 70")
+    lead_words: frozenset[str] = frozenset()  # the words just before the value ("opens at")
 
 
 _DETERMINERS = frozenset("the a an this that these those our your their his her its my".split())
@@ -116,9 +121,20 @@ def _after_preposition(text: str) -> bool:
 _TOPICAL_PREPOSITIONS = frozenset({"in", "at"})
 
 
+# Prepositions that, right after a cue, introduce the attribute's owner: "the price of X",
+# "the phone for X", "check-in at X", "the discount on X".
+_OWNER_PREPOSITIONS = frozenset({"for", "at", "on"})
+
+
 def _names_owner(lexeme: Lexeme) -> bool:
-    """ "of" or "for" right after a cue: what follows owns the attribute."""
-    return lexeme.cat == "OF" or (lexeme.cat == "W" and lexeme.text.lower() == "for")
+    """ "of", "for", "at" or "on" (with an article) right after a cue: what follows owns the
+    attribute ("the price of X", "check-in at the X")."""
+    if lexeme.cat == "OF":
+        return True
+    words = lexeme.text.lower().split()
+    if words and words[-1] in _DETERMINERS:
+        words = words[:-1]
+    return lexeme.cat == "W" and len(words) == 1 and words[0] in _OWNER_PREPOSITIONS
 
 
 def _expletive(subject: Subject) -> bool:
@@ -205,6 +221,12 @@ class ClaimTransformer(Transformer):
             subject.oblique = True
             subject.topical = _preposition(words[-1].text) in _TOPICAL_PREPOSITIONS
         subject.after_cue = bool(words) and words[-1].cat == "CUE"
+        if subject.after_cue:
+            subject.cue_before = words[-1].attributes
+            subject.verb_opens = len(words) == 1
+        elif len(words) >= 2 and words[-2].cat == "CUE" and _preposition(words[-1].text):
+            subject.cue_before = words[-2].attributes
+            subject.verb_opens = len(words) == 2
         subject.predicative = any(w.cat == "COP" for w in words)
         subject.negated = any(w.cat == "NEG" for w in words)
         return subject
@@ -220,7 +242,8 @@ class ClaimTransformer(Transformer):
         return ValuePhrase(
             value,
             tuple(dict.fromkeys(cues)),
-            negated=any(w.cat == "NEG" for w in words),
+            # "not open", "closed" (a cue that denies), "not closed"
+            negated=sum(w.cat == "NEG" or (w.cat == "CUE" and w.negates) for w in words) % 2 == 1,
             copula=any(w.cat == "COP" for w in words),
             lead=words,
             leading_cues=leading,
@@ -279,15 +302,21 @@ class ClaimTransformer(Transformer):
             named_last = last if isinstance(last, Subject) and last.kind in _NAMED else None
             topic = next((i for i in clause.items if isinstance(i, Subject) and i.topical), None)
             description: ValuePhrase | None = None  # "the nearest rest stop": names the kind
+            carried: tuple[str, ...] = ()  # a verb cue said before a place: "departs Aberdeen"
             for item in clause.items:
                 if isinstance(item, Subject):
                     if item.oblique:
-                        if not named:
+                        if item.cue_before and subject is not None and (named or item.verb_opens):
+                            # "(SA216) ... and arrives in Kirkwall at 3:45 pm": the clause's
+                            # verb is the subject's, the value after the place its cue's
+                            carried = item.cue_before
+                        elif not named:
                             subject = None  # "the meeting with John is at 2pm": not about John
                         continue
                     if _expletive(item):
                         continue  # "it will rain in Chicago": "it" names nothing
                     if item.after_cue and named and subject is not None and not item.focus:
+                        carried = item.cue_before
                         continue  # "SA102 departs Aberdeen at 9:45": the flight departs
                     if foreign and item.predicative and item.kind == "entity":
                         # "the closest coffee place is Sigona": the description is Sigona's
@@ -314,7 +343,7 @@ class ClaimTransformer(Transformer):
                         for d in shared
                     )
                 elif item.asserted:
-                    cues = item.cues
+                    cues, carried = item.cues or carried, ()
                     if cues:
                         basis = "Cue"
                     elif subject is not None and subject.focus:
@@ -345,6 +374,9 @@ class ClaimTransformer(Transformer):
                             direct=direct,
                             foreign=foreign,
                             description=description if foreign else None,
+                            lead_words=frozenset(
+                                word for w in item.lead for word in w.text.lower().split()
+                            ),
                         )
                     )
                     if foreign and description is None and not item.copula:

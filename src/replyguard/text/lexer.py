@@ -13,12 +13,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from replyguard.models import ValueType
-from replyguard.text.lexicon import KBIndex, NameHit, WordLists, code_shape
+from replyguard.text.lexicon import (
+    KBIndex,
+    NameHit,
+    WordLists,
+    code_shape,
+    mask_numbers,
+    word_key,
+)
 from replyguard.text.places import place_at
 from replyguard.text.temporal import TemporalMention, find_temporal
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
 from replyguard.text.words import content_stems
-from replyguard.values import fold, value_key
+from replyguard.values import fold, is_short_code, value_key
 
 _TOKEN_VALUE_TYPES = {
     "email": ValueType.email,
@@ -112,6 +119,7 @@ class Lexeme:
     new_name: bool = False  # a VAL that is also a name the KB does not know ("written by X")
     common_word: bool = False  # a one-word NAME that is a common English word ("Music")
     attributes: tuple[str, ...] = ()  # cue: attributes named; value: attributes holding it
+    negates: bool = False  # a cue that says its attribute does not hold ("closed": not open)
     value_type: ValueType | None = None
     value_key: str | None = None
     temporal: TemporalMention | None = None
@@ -180,7 +188,7 @@ class Lexer:
         tokens = tokenize(text)
         sentences = split_sentences(text, tokens)
         temporal = find_temporal(text, reference)
-        folded = [fold(t.text).replace("’", "'") for t in tokens]
+        folded = [word_key(t.text) for t in tokens]
         starts = _temporal_starts(tokens, temporal)
         lexemes: list[Lexeme] = []
         sentence_lexemes: list[list[Lexeme]] = []
@@ -223,6 +231,9 @@ class Lexer:
         tok = tokens[i]
         mention = temporal_starts.get(i)
         known = self.index.values.longest(folded[:end], i)
+        if known is None and tok.kind == "num":
+            # "16 Quay Street" where the KB has "14 Quay Street": that value, with other numbers
+            known = self.index.numbered_values.longest(mask_numbers(folded[:end]), i)
         if (
             known is not None
             and known[0] > 1
@@ -231,7 +242,7 @@ class Lexer:
         ):
             # a KB value longer than any shape found here: "200 Alester Ave", "5 miles"
             return self._known_value(tokens, i, i + known[0], known[1])
-        if mention is not None:
+        if mention is not None and not self._longer_name(folded[:end], i, mention, tokens, end):
             j = _token_end(tokens, mention.end, i, end)
             return self._value(
                 tokens, i, j, _TEMPORAL_TYPES.get(mention.kind, ValueType.date), temporal=mention
@@ -245,11 +256,13 @@ class Lexer:
                     return _lexeme(tokens, i, i + name[0], "ENT", entity_ids=ids)
             if (
                 tok.kind == "ident"
+                and name is None
                 and not _expects_value(previous)
-                and self.index.code_name_shapes.get(code_shape(tok.text) or "", 0)
+                and self.index.code_name_shapes.get(code_shape(tok.text), 0)
                 >= self.code_name_holders
             ):
-                # "SA219" beside the KB's flights SA101, SA215, ...: a name of that kind, new
+                # "SA219 leaves at 18:30" where the KB's flights are SA101, SA215: a name of
+                # theirs the KB lacks (codes are never a near spelling of one another)
                 return _lexeme(tokens, i, i + 1, "NAME")
             return self._value(tokens, i, i + 1, _TOKEN_VALUE_TYPES[tok.kind])
         if tok.kind == "num":
@@ -275,6 +288,9 @@ class Lexer:
         marker = self.words.primary.longest(words, i)
         if marker is not None:
             candidates.append((marker[0], "MARK", marker[1]))
+        opposite = self._opposite_cue(tokens, words, i)
+        if opposite is not None and not any(c[0] >= opposite.end_tok - i for c in candidates):
+            return opposite
         if candidates:
             best = max(candidates, key=lambda c: (c[0], -_CAT_ORDER.index(c[1])))
             n, cat, payload = best
@@ -299,6 +315,11 @@ class Lexer:
             return _lexeme(tokens, i, i + 1, "COP" if before in _IS_CONTRACTORS else "POSS")
         if word in _OF:
             return _lexeme(tokens, i, i + 1, "OF")
+        if is_short_code(tok.text) and any(
+            lx.cat == "CUE" and any(self.index.holds_codes(a) for a in lx.attributes)
+            for lx in previous
+        ):
+            return self._value(tokens, i, i + 1, ValueType.text)  # "its code is KWL"
         if tok.is_capitalised:
             cue = _governing_cue(previous)
             if cue is not None and any(
@@ -332,7 +353,7 @@ class Lexer:
             if implicit and not tokens[i].is_capitalised:
                 return None
             value_hit = next((c for c in candidates if c[1] == "VAL" and c[0] == j - i), None)
-            if value_hit is not None and _expects_value(previous):
+            if value_hit is not None and _expects_value(previous) and not self._owner(previous):
                 return self._known_value(tokens, i, j, value_hit[2])
             if (
                 j - i == 1
@@ -350,6 +371,34 @@ class Lexer:
             if kind in kinds:
                 return _lexeme(tokens, i, j, lex_cat)
         return None
+
+    def _owner(self, previous: list[Lexeme]) -> bool:
+        """After "the code for", "the price of": the name owns the attribute the cue names,
+        unless the cue is a relation's ("works at X": X is the value)."""
+        if len(previous) < 2 or previous[-2].cat != "CUE" or previous[-1].cat not in ("W", "OF"):
+            return False
+        words = [w for w in previous[-1].text.lower().split() if w not in ("the", "a", "an")]
+        return words in (["of"], ["for"], ["at"], ["on"]) and not any(
+            self.index.attribute_type(a) == ValueType.entity for a in previous[-2].attributes
+        )
+
+    def _longer_name(self, words, i, mention, tokens, end) -> bool:  # noqa: ANN001
+        """A KB name that starts with a time or day and goes on past it ("Morning Session",
+        "Saturday Club"): the name, not the time."""
+        name = self.index.names.longest(words, i)
+        return name is not None and name[0] > _token_end(tokens, mention.end, i, end) - i
+
+    def _opposite_cue(self, tokens: list[Token], words: list[str], i: int) -> Lexeme | None:
+        """ "closed" where the KB has an attribute "open" names and none "closed" names: a cue
+        for that attribute that denies it (`opposite-cue` in metta/lexicon.metta)."""
+        hit = self.words.opposite_cues.longest(words, i)
+        if hit is None:
+            return None
+        n, cues = hit
+        attributes = tuple(dict.fromkeys(a for cue in cues for a in self.index.cues.get(str(cue))))
+        if not attributes:
+            return None
+        return _lexeme(tokens, i, i + n, "CUE", attributes=attributes, negates=True)
 
     def _name_owners(self, hits: tuple[NameHit, ...]) -> tuple[tuple[str, ...], bool]:
         """Entity ids sharing a name, and whether it is only ever an implicit first/last name.
@@ -376,7 +425,11 @@ class Lexer:
         where a subject does ("The Wonderful Wizard of Oz was released in 1900", a book that is
         also the value of its author's "wrote")."""
         name = self.index.names.longest(words, i)
-        return name is not None and name[0] >= n and not _expects_value(previous)
+        return (
+            name is not None
+            and name[0] >= n
+            and (not _expects_value(previous) or self._owner(previous))
+        )
 
     def _not_a_name(self, word: str) -> bool:
         kinds = self.words.markers.get(word)

@@ -7,6 +7,7 @@ reply goes through, so "John Smith's" and the KB name "John Smith" line up token
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,8 +20,8 @@ from replyguard.models import EntityType, KnowledgeBase, ValueType
 from replyguard.rules import RuleForm
 from replyguard.text.inflection import WordPrior, cue_variants
 from replyguard.text.tokens import tokenize
-from replyguard.text.words import content_stems
-from replyguard.values import fold, value_head
+from replyguard.text.words import content_stems, stem
+from replyguard.values import FREE_WORDS, fold, is_short_code, value_head
 
 PhraseKey = tuple[str, ...]
 # Value types the lexer recognises by their shape (regexes, temporal grammar), not by lookup.
@@ -37,7 +38,9 @@ SHAPED_TYPES = {
     ValueType.datetime,
     ValueType.duration,
 }
-MAX_VALUE_TOKENS = 8
+_OWNERS = ("our", "your")
+MAX_VALUE_TOKENS = 16  # a full address: "Unit 4B, Riverside Retail Park, Station Road, Dunmore"
+_CODE_NAME = re.compile(r"[A-Z]{1,4}-?\d{2,}[A-Z0-9]*")  # the tokenizer's "ident"
 
 
 def past_openers(
@@ -52,8 +55,35 @@ def past_openers(
     return i
 
 
+def code_shape(text: str) -> str:
+    """The shape of a code: letters as "A", digits as "9" ("SA101" -> "AA999")."""
+    return re.sub(r"\d", "9", re.sub(r"[^\W\d_]", "A", text.upper()))
+
+
+_RANGE_JOINS = frozenset({"-", "–", "—", "to", "until", "till"})
+
+
+def mask_numbers(words: Sequence[str]) -> PhraseKey:
+    """The words with each one holding a digit as "#", and a range's join as "-": "14 quay
+    street" -> "# quay street", "3 to 5 working days" -> "# - # working days"."""
+    masked = ["#" if any(c.isdigit() for c in w) else w for w in words]
+    for k in range(1, len(masked) - 1):
+        if masked[k] in _RANGE_JOINS and masked[k - 1] == "#" == masked[k + 1]:
+            masked[k] = "-"
+    return tuple(masked)
+
+
+_INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+
+
+def word_key(text: str) -> str:
+    """A token as the phrase tables compare it: folded, one apostrophe, and a hyphen inside a
+    word dropped ("Check-in" is the "checkin" of checkin_closes)."""
+    return _INNER_HYPHEN.sub("", fold(text).replace("’", "'"))
+
+
 def phrase_key(phrase: str) -> PhraseKey:
-    return tuple(fold(t.text).replace("’", "'") for t in tokenize(phrase))
+    return tuple(word_key(t.text) for t in tokenize(phrase))
 
 
 class PhraseTable:
@@ -150,6 +180,7 @@ MARKER_KINDS = (
     "hypothetical-marker",
     "non-answer",
     "event-opener",
+    "facility-opener",
     "late-request-marker",
     "generic-detail",
     "non-assertive",
@@ -184,6 +215,8 @@ WORD_LIST_ARITY: dict[str, int] = {
     "superlative": 3,
     "range-bounds": 2,
     "polar-word": 2,
+    "opposite-cue": 2,
+    "cue-word-synonym": 2,
 }
 
 
@@ -222,6 +255,8 @@ class WordLists:
     irregular_verbs: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # any form
     range_bounds: set[tuple[str, str]] = field(default_factory=set)  # ("low", "high")
     polar_words: dict[str, bool] = field(default_factory=dict)  # "yes" -> True, "false" -> False
+    opposite_cues: PhraseTable = field(default_factory=PhraseTable)  # "closed" -> "open"
+    cue_word_synonyms: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     # what was read off a turn's text with these lists, by (reading, text): a dialogue's turns
     # come back with every call
     _readings: dict[tuple[str, str], object] = field(default_factory=dict)
@@ -263,6 +298,10 @@ class WordLists:
             (fold(str(a)), fold(str(b))) for a, b in facts.get("range-bounds", ())
         }
         lists.polar_words = {fold(str(w)): str(p) == "True" for w, p in facts.get("polar-word", ())}
+        for phrase, cue in facts.get("opposite-cue", ()):
+            lists.opposite_cues.add(str(phrase), str(cue))
+        for word, phrase in facts.get("cue-word-synonym", ()):
+            lists.cue_word_synonyms[stem(fold(str(word)))].append(str(phrase))
         for word, cue, order in facts.get("superlative", ()):
             lists.superlatives[fold(str(word))].append((str(cue), str(order)))
         for forms in facts.get("verb-forms", ()):
@@ -281,14 +320,6 @@ class WordLists:
 class NameHit:
     entity_id: str
     implicit: bool  # a first name or surname read off a person's full name, not a listed alias
-
-
-def code_shape(text: str) -> str | None:
-    """The shape of a name that is one code token ("SA101" -> "AA999"), else None."""
-    tokens = tokenize(text)
-    if len(tokens) != 1 or tokens[0].kind != "ident":
-        return None
-    return "".join("9" if c.isdigit() else "A" if c.isalpha() else c for c in text.upper())
 
 
 def _digits(text: str) -> str:
@@ -316,6 +347,9 @@ class KBIndex:
         self.schema = kb.attribute_schema
         self.names = PhraseTable(words.equivalents)
         self.values = PhraseTable(words.equivalents)  # payload: the attributes holding the value
+        # values with their numbers masked ("# quay street"): "16 Quay Street" is said of the
+        # KB's "14 Quay Street", and contradicts it
+        self.numbered_values = PhraseTable(words.equivalents)
         self.cues = PhraseTable(words.equivalents)  # payload: attribute
         self._fuzzy_blocks: dict[str, list[str]] = defaultdict(list)
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
@@ -325,6 +359,10 @@ class KBIndex:
         self.code_name_shapes: dict[str, int] = defaultdict(int)
         # the last word of names of two words or more ("suite" of "Lighthouse Suite") -> entities
         self.name_heads: dict[str, list[str]] = defaultdict(list)
+        # every word of every attribute's name and cue ("reception" of reception_hours)
+        self.attribute_words = {
+            w for a, spec in self.schema.items() for c in [a, *spec.cues] for w in name_words(c)
+        }
         # a calendar: events, and dates or times to hold them
         self.lists_events = any(e.type == EntityType.Event for e in kb.entities) and any(
             s.value_type in WHEN_TYPES for s in kb.attribute_schema.values()
@@ -333,6 +371,7 @@ class KBIndex:
         self._holders: dict[tuple[str, str], list[str]] | None = None
         self._value_runs: dict[str, list[PhraseKey]] | None = None
         self._attribute_holders: dict[str, list[str]] | None = None
+        self._codes: dict[str, bool] = {}
         self.polar_words = words.polar_words
         self.polar = self._polar_attributes()
         for entity in kb.entities:
@@ -343,6 +382,10 @@ class KBIndex:
                 if word_prior is not None and spec.value_type == ValueType.entity:
                     for variant in cue_variants(cue, words.irregular_verbs, word_prior):
                         self.cues.add(variant, attribute)
+        for attribute in self.schema:  # "arrives" is said "lands" (`cue-word-synonym`)
+            for word in name_words(attribute):
+                for phrase in words.cue_word_synonyms.get(stem(word), ()):
+                    self.cues.add(phrase, attribute)
         # Synonyms name attributes even where this KB has none: a claim about a missing attribute
         # ("Acme was founded in 1999") is what FabricatedFact is about.
         for attribute, phrases in words.cue_synonyms.items():
@@ -426,12 +469,18 @@ class KBIndex:
         )
 
     def _index_entity(self, entity) -> None:  # noqa: ANN001 - models.Entity
-        for shape in {code_shape(n) for n in entity.names} - {None}:
+        codes = {n for n in entity.names if _CODE_NAME.fullmatch(n) and any(c.isdigit() for c in n)}
+        for shape in {code_shape(n) for n in codes}:
             self.code_name_shapes[shape] += 1
         if entity.name and len(entity.name.split()) >= 2:
             self.name_heads[fold(entity.name.split()[-1])].append(entity.id)
         for name in entity.names:
             self.names.add(name, NameHit(entity.id, implicit=False))
+            key = phrase_key(name)
+            if len(key) > 1 and key[0] == "the":
+                # "the restaurant" is also "our restaurant", "your suite"
+                for owner in _OWNERS:
+                    self.names.add((owner, *key[1:]), NameHit(entity.id, implicit=False))
             folded = fold(name)
             self.name_words.update(folded.split())
             if folded:
@@ -451,13 +500,21 @@ class KBIndex:
             self._index_place_name(entity.id, parts)
         for attribute in entity.attributes:
             spec = self.schema.get(attribute)
-            if (spec is not None and spec.value_type in SHAPED_TYPES) or attribute in self.polar:
+            shaped = spec is not None and spec.value_type in SHAPED_TYPES
+            if attribute in self.polar:
                 continue  # a yes/no value is said by the attribute's words, not as "true"
             for v in entity.values_of(attribute)[0]:
+                if shaped and not (
+                    spec.value_type == ValueType.money and fold(str(v)) in FREE_WORDS
+                ):
+                    continue  # read by its shape; a price of nothing is said as a word ("free")
                 head = value_head(str(v))  # "head baker" names "Head Baker - Sourdough"
                 for key in (phrase_key(str(v)), phrase_key(head) if head else ()):
                     if 0 < len(key) <= MAX_VALUE_TOKENS:
                         self.values.add(key, attribute)
+                    masked = mask_numbers(key)
+                    if 1 < len(key) <= MAX_VALUE_TOKENS and masked != key:
+                        self.numbered_values.add(masked, attribute)
 
     def _index_place_name(self, entity_id: str, parts: list[str]) -> None:
         """Shorter ways to name a place: a distinctive first or last word ("Ravenswood" for
@@ -509,6 +566,14 @@ class KBIndex:
                         words.extend(tokens)
             cached = self._descriptors[key] = tuple(content_stems(words))
         return cached
+
+    def holds_codes(self, attribute: str) -> bool:
+        """Whether every value of an attribute is a short code ("KOI", "E27"): a code said
+        after its cue is its value, not a name or an acronym."""
+        if attribute not in self._codes:
+            values = [str(v) for e in self.entities.values() for v in e.values_of(attribute)[0]]
+            self._codes[attribute] = bool(values) and all(is_short_code(v) for v in values)
+        return self._codes[attribute]
 
     def attribute_type(self, attribute: str) -> ValueType:
         spec = self.schema.get(attribute)

@@ -488,6 +488,14 @@ class _Resolver(Transformer):
         (word,) = children
         return self._time(*_span(word), datetime.time(12 if word.type == "NOON" else 0))
 
+    def hour_named_time(self, children):
+        hour, word = children
+        if hour.value != 12:
+            raise ValueError(f"{hour.value} {word}")
+        return self._time(
+            hour.start, _span(word)[1], datetime.time(12 if word.type == "NOON" else 0)
+        )
+
     def clock_in_period(self, children):
         hour, period = children
         if isinstance(hour, Token):
@@ -503,6 +511,8 @@ class _Resolver(Transformer):
         count = {"HALF": 30, "QUARTER": 15}.get(minutes.type) or _whole(_number(minutes))
         if not 1 <= count <= 59 or not 1 <= hour.value <= 12:
             raise ValueError("not a time")
+        if minutes.type == "NUMBER" and direction.type == "TO" and count <= 12:
+            raise ValueError("a range of hours")  # "open 8 to 4", not 3:52
         base = datetime.datetime.combine(self._today, datetime.time(_guess_hour(hour.value)))
         shift = datetime.timedelta(minutes=count if direction.type == "PAST" else -count)
         return self._time(_span(minutes)[0], hour.end, (base + shift).time())
@@ -692,8 +702,8 @@ class _Resolver(Transformer):
         if first.minutes is None:
             raise ValueError("'a half' of nothing")
         minutes = first.minutes
-        for amount in rest:
-            minutes += first.unit / 2 if amount.minutes is None else amount.minutes
+        for amount in rest:  # "and a half" (unit -2), "and a quarter" (unit -4) of the first
+            minutes += first.unit / -amount.unit if amount.minutes is None else amount.minutes
         unit = max(amount.unit for amount in children)
         return _Amount(minutes, unit, first.start, children[-1].end)
 
@@ -714,7 +724,16 @@ class _Resolver(Transformer):
 
     def and_a_half(self, children):
         article, half = children
-        return _Amount(None, 0, _span(article)[0], _span(half)[1])
+        return _Amount(None, -2, _span(article)[0], _span(half)[1])
+
+    def and_a_quarter(self, children):
+        article, quarter = children
+        return _Amount(None, -4, _span(article)[0], _span(quarter)[1])
+
+    def count_and_a_half(self, children):
+        count, _article, _half, unit = children
+        per_unit = _UNIT_MINUTES[unit[0].lower()]
+        return _Amount((count.value + 0.5) * per_unit, per_unit, count.start, _span(unit)[1])
 
     def count(self, children):
         (token,) = children
@@ -839,7 +858,90 @@ def find_temporal(text: str, reference: datetime.datetime) -> list[TemporalMenti
     found: list[TemporalMention] = []
     for low, high in _windows(text):
         found.extend(_scan(text, low, high, reference))
-    return found
+    return _bare_ranges(text, _range_starts(text, found))
+
+
+# The first end of a range of times written without its own am/pm ("from 7.30 until 10 am",
+# "9 - 5:30pm"): an hour, or an hour and minutes after a dot or colon, before the joining word.
+_RANGE_START = re.compile(
+    r"(?:^|(?<=\s))(?P<hour>\d{1,2})(?:[.:](?P<minute>\d{2}))?\s*(?:-|–|to|until|till)\s*$",
+    re.IGNORECASE,
+)
+_MERIDIEM = re.compile(r"[ap]\.?m\b\.?", re.IGNORECASE)
+_RANGE_REACH = 16
+
+
+# A range of bare hours where hours are meant: after "from", "open", "between" and before the
+# end of the clause or a word that says when ("open 8 to 4 on Saturdays", "from 9 until 5").
+_BARE_RANGE = re.compile(
+    r"\b(?:from|between|open|opens|opening)\s+"
+    r"(?P<h1>\d{1,2})(?:[.:](?P<m1>\d{2}))?\s*(?:-|–|to|until|till)\s*"
+    r"(?P<h2>\d{1,2})(?:[.:](?P<m2>\d{2}))?"
+    r"(?=\s*(?:[.,;!?)]|$)|\s+(?:on|daily|every|each|and|but|or|except|during|today|tomorrow|"
+    r"tonight|weekdays|weekends|mon|tue|wed|thu|fri|sat|sun)\w*\b)",
+    re.IGNORECASE,
+)
+
+
+def _bare_ranges(text: str, found: list[TemporalMention]) -> list[TemporalMention]:
+    """Both ends of each range of bare hours: the first an hour of the working day (1 to 6 is
+    after noon), the second the first such hour after it ("8 to 4" is 08:00 to 16:00)."""
+    out = list(found)
+    for m in _BARE_RANGE.finditer(text):
+        if any(f.start < m.end() and m.start("h1") < f.end for f in found):
+            continue
+        h1, h2 = int(m["h1"]), int(m["h2"])
+        m1, m2 = int(m["m1"] or 0), int(m["m2"] or 0)
+        if not (1 <= h1 <= 12 and 1 <= h2 <= 12 and m1 < 60 and m2 < 60):
+            continue
+        first = _guess_hour(h1) * 60 + m1
+        second = next(t for t in (h2 % 12 * 60 + m2, (h2 % 12 + 12) * 60 + m2, 1440) if t > first)
+        if second >= 1440:
+            continue
+        for key, minutes in (("1", first), ("2", second)):
+            start, end = m.start("h" + key), m.end("m" + key) if m["m" + key] else m.end("h" + key)
+            moment = datetime.time(minutes // 60, minutes % 60)
+            out.append(
+                TemporalMention(
+                    start, end, text[start:end], "time", moment, None, None, None, False, False,
+                    _clock_value(moment),
+                )
+            )  # fmt: skip
+    return sorted(out, key=lambda f: f.start)
+
+
+def _range_starts(text: str, found: list[TemporalMention]) -> list[TemporalMention]:
+    """Add the first end of each range whose second end alone says am or pm: the first takes
+    the half of the day that puts it latest before the second (7.30 before 10 am is 7:30 am,
+    6 before 9:30 pm is 6 pm, 11.45 before 12.45 pm is 11:45 am)."""
+    out: list[TemporalMention] = []
+    for k, mention in enumerate(found):
+        before = found[k - 1].end if k else 0
+        m = None
+        if mention.kind == "time" and mention.time is not None and _MERIDIEM.search(mention.text):
+            low = max(before, mention.start - _RANGE_REACH)
+            m = _RANGE_START.search(text[low : mention.start])
+        if m is not None:
+            hour, minute = int(m["hour"]), int(m["minute"] or 0)
+            second = mention.time.hour * 60 + mention.time.minute
+            starts = [
+                h * 60 + minute
+                for h in (hour % 12, hour % 12 + 12)
+                if 1 <= hour <= 12 and minute < 60 and h * 60 + minute < second
+            ]
+            if starts:
+                first = max(starts)
+                moment = datetime.time(first // 60, first % 60)
+                start = low + m.start("hour")
+                end = low + (m.end("minute") if m["minute"] else m.end("hour"))
+                out.append(
+                    TemporalMention(
+                        start, end, text[start:end], "time", moment, None, None, None, False,
+                        False, _clock_value(moment),
+                    )
+                )  # fmt: skip
+        out.append(mention)
+    return out
 
 
 # ---- normalisers ------------------------------------------------------------------------------

@@ -93,6 +93,14 @@ def polar_mentions(
             at = sorted(first[s] for s in stems)
             (i, a), (j, b) = tokens[at[0]], tokens[at[-1]]
             positive = (negations + len(stems & denied)) % 2 == 0
+            if any(
+                lx.cat == "CUE"
+                and attribute not in lx.attributes
+                and lx.start <= a.start
+                and b.end <= lx.end
+                for lx in clause
+            ):
+                continue  # "back in stock on 8 December" names back_in_stock, not in_stock
             found.append(PolarMention(attribute, i, j + 1, a.start, b.end, positive, start, end))
     found.sort(key=lambda m: (-len(polar[m.attribute]), m.start))
     kept: list[PolarMention] = []
