@@ -295,7 +295,9 @@ def test_a_request_to_confirm_restates_how_many_were_asked_for(engine):
         Turn(speaker="assistant", text="How many seats do you need?"),
         Turn(speaker="user", text="Two seats, please."),
     ]
-    wrong = check(engine, "Could you confirm 3 seats for the string quartet on Saturday?", "", turns)
+    wrong = check(
+        engine, "Could you confirm 3 seats for the string quartet on Saturday?", "", turns
+    )
     assert [f.content for f in _flags(wrong, H.ContradictsPrior)] == ["3 seats"]
     right = check(engine, "Just to confirm: 2 seats for the string quartet on Saturday.", "", turns)
     assert not _flags(right, H.ContradictsPrior)

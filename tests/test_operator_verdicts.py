@@ -135,7 +135,9 @@ def test_values_offered_when_every_tool_returned_nothing_are_invented():
     )
     assert [f.content for f in offer.hallucination_flags] == ["10:20", "£18"]
     assert offer.recommendation.kind == R.Regenerate
-    assert "The lookup returned nothing: say that nothing was found" in offer.recommendation.guidance
+    assert (
+        "The lookup returned nothing: say that nothing was found" in offer.recommendation.guidance
+    )
     # saying that nothing was found, or asking, offers nothing
     for reply in (
         "Sorry, there are no sailings to Westray on Friday.",
@@ -148,3 +150,27 @@ def test_values_offered_when_every_tool_returned_nothing_are_invented():
         "There's one at 10:20 for £18.", query, [], reference_time=REFERENCE
     )
     assert not unknown.hallucination_flags
+
+
+def test_guidance_names_each_fix_once():
+    kb = KnowledgeBase.model_validate(
+        {
+            "entities": [
+                {
+                    "id": "F1",
+                    "name": "FX410",
+                    "type": "Object",
+                    "attributes": {"days": ["Monday"], "vessel": "MV Orkney"},
+                }
+            ],
+            "schema": {"days": {"value_type": "text", "cardinality": "many", "cues": ["on"]}},
+        }
+    )
+    result = verdict(
+        Engine(kb),
+        "The FX410 sails on Tuesdays and Thursdays, on the MV Hoy.",
+        "When does it sail?",
+    )
+    guidance = result.recommendation.guidance or ""
+    assert result.recommendation.kind == R.Regenerate
+    assert guidance.count("For FX410's days, the correct value is") == 1, guidance

@@ -358,6 +358,7 @@ def _guidance(
             continue  # already named above, with what to put instead
         if engine.host.value("guidance-for-flag", flag.confidence) is True:
             parts.append(messages["VerifyOrRemove"].format(content=quote_for_llm(flag.content)))
+    parts = list(dict.fromkeys(parts))  # two wrong days of one attribute: one note
     if any(_QUOTE_OPEN in p for p in parts):
         parts.insert(0, messages["QuotedData"])
     return " ".join(parts or [messages["Rewrite"]])
