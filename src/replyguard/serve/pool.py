@@ -1,36 +1,39 @@
 """EnginePool: a bounded pool of worker processes, each holding its own Engine.
 
-Hyperon engines are not thread-safe, so checks run in N spawned processes (one Engine each,
-built from the served KB, rules and engine settings). The API is async, so the event loop keeps
-answering (health checks, metrics) while checks run:
+Hyperon engines are not thread-safe, so checks run in N spawned processes (replyguard.serve.
+replica: one Engine each, built from the served KB, rules and engine settings), each reached
+over its own socket by the event loop. The API is async, so the loop keeps answering (health
+checks, metrics) while checks run:
 
     pool = EnginePool(spec, workers=2, max_pending=64, timeout=30)
     await pool.start()                        # builds every engine; raises the KB/rules error
     answer = await pool.check(case_dict)      # {"summary": {...}, "result": PostprocessedResponse}
     value = await pool.call(fn, *args)        # fn(worker, *args), a module-level function
+    values = await pool.each(fn, *args)       # fn on every worker, in worker order
     await pool.close()                        # lets the checks in flight finish
 
 Bounds: more than `max_pending` calls waiting or running raise Busy (the routes answer 429 with
-Retry-After); a call longer than `timeout` or a worker that died raise Unavailable (503). A dead
-worker's pool is replaced, so the next call gets fresh processes.
+Retry-After). A call that waits `timeout` for a free worker, or runs longer than `timeout` on
+one, raises Unavailable (503); the worker of a call past its time is killed and replaced, as is a
+worker that died, so the next calls find a fresh process.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
+import logging
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
 from typing import Any
 
 from replyguard.errors import ReplyguardError
 from replyguard.serve import worker as worker_module
-from replyguard.serve.worker import EngineSpec, Worker
+from replyguard.serve.replica import Replica, WorkerDied
+from replyguard.serve.worker import EngineSpec
 
-# How long start-up waits for every worker to have built its engine.
-_START_SECONDS = 600
+log = logging.getLogger("replyguard.serve")
+
+# How long to wait before building a replacement again when the last attempt failed.
+RETRY_SECONDS = 5.0
 
 
 class Busy(Exception):
@@ -41,36 +44,6 @@ class Unavailable(Exception):
     """The pool cannot answer now: closed, a worker died, or the check timed out."""
 
 
-_worker: Worker | None = None
-_started: Any = None  # a multiprocessing Barrier of all the pool's workers
-
-
-def _start_worker(spec: EngineSpec, parent: int, started: Any) -> None:
-    from replyguard.batch import _follow_parent  # a worker ends when the service does
-
-    global _worker, _started
-    _follow_parent(parent)
-    _started = started
-    _worker = Worker(spec)
-
-
-def _started_ping(worker: Worker) -> dict[str, Any]:
-    """Wait until every worker of the pool is here (so each builds its engine, and each answers
-    one ping), then the worker's description; a worker whose engine failed breaks the wait."""
-    try:
-        info = worker_module.ping(worker)
-    except BaseException:
-        _started.abort()
-        raise
-    _started.wait(_START_SECONDS)
-    return info
-
-
-def _run(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    assert _worker is not None, "the pool's initializer builds the worker"
-    return fn(_worker, *args)
-
-
 class EnginePool:
     def __init__(self, spec: EngineSpec, workers: int, *, max_pending: int, timeout: float) -> None:
         self.spec = spec
@@ -79,37 +52,31 @@ class EnginePool:
         self.timeout = timeout
         self.pending = 0
         self.closed = False
-        self._executor = self._new_executor()
-
-    def _new_executor(self) -> ProcessPoolExecutor:
-        # spawn: a forked hyperon runtime (or a forked event loop's threads) is not safe to reuse
-        context = get_context("spawn")
-        return ProcessPoolExecutor(
-            self.workers,
-            context,
-            initializer=_start_worker,
-            initargs=(self.spec, os.getpid(), context.Barrier(self.workers)),
-        )
+        self.replicas: list[Replica] = []
+        self._idle: asyncio.Queue[Replica] = asyncio.Queue()
+        self._replacing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> list[dict[str, Any]]:
         """Build every worker's engine; the KB's or rules' load error is raised here."""
-        pings = [
-            asyncio.wrap_future(self._executor.submit(_run, _started_ping, ()))
-            for _ in range(self.workers)
-        ]
-        answers = await asyncio.gather(*pings, return_exceptions=True)
-        failures = [a for a in answers if isinstance(a, BaseException)]
-        if not failures:
-            return answers  # type: ignore[return-value]
-        self._executor.shutdown(wait=False, cancel_futures=True)
-        self.closed = True
-        # the worker whose engine failed says why; the others only saw the wait broken
-        own = [f for f in failures if isinstance(f, ReplyguardError)]
-        if own:
-            raise own[0]
-        if isinstance(failures[0], BrokenProcessPool):
-            raise Unavailable("a worker process ended while building its engine") from None
-        raise failures[0]
+        started = await asyncio.gather(
+            *(Replica.start(self.spec) for _ in range(self.workers)), return_exceptions=True
+        )
+        ready = [s for s in started if not isinstance(s, BaseException)]
+        failures = [s for s in started if isinstance(s, BaseException)]
+        if failures:
+            self.closed = True
+            for replica, _ in ready:
+                replica.kill()
+            own = [f for f in failures if isinstance(f, ReplyguardError)]
+            if own:
+                raise own[0]
+            if isinstance(failures[0], WorkerDied):
+                raise Unavailable("a worker process ended while building its engine") from None
+            raise failures[0]
+        for replica, _ in ready:
+            self.replicas.append(replica)
+            self._idle.put_nowait(replica)
+        return [info for _, info in ready]
 
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         """fn(worker, *args) in a worker process, its return value or its exception."""
@@ -118,19 +85,65 @@ class EnginePool:
         if self.pending >= self.max_pending:
             raise Busy(f"{self.pending} checks are waiting; the limit is {self.max_pending}")
         self.pending += 1
-        executor = self._executor
         try:
-            future = executor.submit(_run, fn, args)
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
-        except BrokenProcessPool:
-            if executor is self._executor and not self.closed:
-                self._executor = self._new_executor()
-                executor.shutdown(wait=False, cancel_futures=True)
-            raise Unavailable("a worker process ended while checking; try again") from None
-        except TimeoutError:
-            raise Unavailable(f"the check took longer than {self.timeout:g} s") from None
+            try:
+                replica = await asyncio.wait_for(self._idle.get(), self.timeout)
+            except TimeoutError:
+                raise Unavailable(f"no worker was free for {self.timeout:g} s") from None
+            return await self._run(replica, fn, args)
         finally:
             self.pending -= 1
+
+    async def _run(self, replica: Replica, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        answered = False
+        try:
+            value = await asyncio.wait_for(replica.ask(fn, args), self.timeout)
+            answered = True
+            return value
+        except TimeoutError:
+            raise Unavailable(f"the check took longer than {self.timeout:g} s") from None
+        except WorkerDied:
+            raise Unavailable("a worker process ended while checking; try again") from None
+        except BaseException:
+            answered = True  # the call's own exception: the worker answered
+            raise
+        finally:
+            if answered:
+                self._idle.put_nowait(replica)
+            else:  # past its time, died, or the caller gave up half-way: a fresh process
+                self._replace(replica)
+
+    async def each(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
+        """fn(worker, *args) on every worker of the pool (each after its call in flight)."""
+        if self.closed:
+            raise Unavailable("the engine pool is closed")
+        return list(await asyncio.gather(*(r.ask(fn, args) for r in list(self.replicas))))
+
+    def _replace(self, replica: Replica) -> None:
+        replica.kill()
+        if replica in self.replicas:
+            self.replicas.remove(replica)
+        if self.closed:
+            return
+        log.warning("worker replaced", extra={"pid": replica.pid})
+        task = asyncio.get_running_loop().create_task(self._add_worker())
+        self._replacing.add(task)
+        task.add_done_callback(self._replacing.discard)
+
+    async def _add_worker(self) -> None:
+        while not self.closed:
+            try:
+                replica, _ = await Replica.start(self.spec)
+            except Exception as exc:
+                log.error("a replacement worker failed to start", extra={"error": str(exc)})
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            if self.closed:
+                replica.kill()
+                return
+            self.replicas.append(replica)
+            self._idle.put_nowait(replica)
+            return
 
     async def check(self, case: dict[str, Any]) -> dict[str, Any]:
         """A case-file document (kb inline or absent) -> {"summary", "result"}."""
@@ -139,4 +152,7 @@ class EnginePool:
     async def close(self) -> None:
         """Refuse new calls, let those in flight finish, end the processes."""
         self.closed = True
-        await asyncio.to_thread(self._executor.shutdown, True)
+        for task in list(self._replacing):
+            task.cancel()
+        await asyncio.gather(*(r.close() for r in self.replicas))
+        self.replicas.clear()
