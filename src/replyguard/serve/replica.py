@@ -115,14 +115,14 @@ def serve_forever(spec: EngineSpec, sock: socket.socket, parent: int) -> None:
     _follow_parent(parent)
     worker = Worker(spec)
     with sock:
-        while True:
-            header = _receive(sock, _HEADER.size)
-            if header is None:
-                return
-            body = _receive(sock, _HEADER.unpack(header)[0])
-            if body is None:
-                return
-            sock.sendall(_answer(worker, body))
+        try:
+            while (header := _receive(sock, _HEADER.size)) is not None:
+                body = _receive(sock, _HEADER.unpack(header)[0])
+                if body is None:
+                    return
+                sock.sendall(_answer(worker, body))
+        except ConnectionError:  # the service went without closing the socket first
+            return
 
 
 def _answer(worker: Worker, body: bytes) -> bytes:

@@ -100,7 +100,7 @@ def _pool(config: ServeConfig) -> EnginePool:
     )
 
 
-def get_service(request: Request) -> Service:
+async def get_service(request: Request) -> Service:
     return request.app.state.service
 
 

@@ -11,7 +11,6 @@ pool can report it (`EnginePool.start`).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
 from collections import OrderedDict
@@ -140,9 +139,11 @@ def ping(worker: Worker, hold_seconds: float = 0.0) -> dict[str, Any]:
 
 def check_case(worker: Worker, document: dict[str, Any]) -> dict[str, Any]:
     """A case in the case-file format (`kb` inline, or absent for the served KB) -> the full
-    PostprocessedResponse as JSON, and its `summary`."""
+    PostprocessedResponse as JSON, its `summary`, and `worker_ms`: the whole call's time in
+    this process (validation, the check, the result as JSON)."""
     from replyguard.models import Case
 
+    started = time.perf_counter()
     if not isinstance(document, dict):
         raise InputError(f"expected a JSON object, got {type(document).__name__}")
     kb = document.get("kb")
@@ -153,21 +154,24 @@ def check_case(worker: Worker, document: dict[str, Any]) -> dict[str, Any]:
     except ValidationError as exc:
         raise InputError(describe_validation_error(exc)) from None
     engine = worker.engine_for(None if kb is None else case.kb)
-    result = json.loads(engine.check_case(case).model_dump_json())
-    return {"summary": worker.summary(result), "result": result}
+    result = engine.check_case(case).model_dump(mode="json")
+    worker_ms = round((time.perf_counter() - started) * 1000, 3)
+    return {"summary": worker.summary(result), "result": result, "worker_ms": worker_ms}
 
 
 def check_session(
     worker: Worker, session_id: str, turns: list[dict[str, Any]], request: dict[str, Any]
 ) -> dict[str, Any]:
     """Check a reply in a stored conversation; `request` holds Session.check's arguments."""
+    started = time.perf_counter()
     session = worker.session(session_id, turns)
-    result = json.loads(session.check(**request).model_dump_json())
-    return {"summary": worker.summary(result), "result": result}
+    result = session.check(**request).model_dump(mode="json")
+    worker_ms = round((time.perf_counter() - started) * 1000, 3)
+    return {"summary": worker.summary(result), "result": result, "worker_ms": worker_ms}
 
 
 def session_state(worker: Worker, session_id: str, turns: list[dict[str, Any]]) -> dict[str, Any]:
-    return json.loads(worker.session(session_id, turns).state().model_dump_json())
+    return worker.session(session_id, turns).state().model_dump(mode="json")
 
 
 def forget_session(worker: Worker, session_id: str) -> None:
