@@ -10,7 +10,8 @@ checks, metrics) while checks run:
     answer = await pool.check(case_dict)      # {"summary": {...}, "result": PostprocessedResponse}
     value = await pool.call(fn, *args)        # fn(worker, *args), a module-level function
     values = await pool.each(fn, *args)       # fn on every worker, in worker order
-    await pool.close()                        # lets the checks in flight finish
+    pool.describe()                           # each worker's ping: pid, entities, KB atoms
+    await pool.close()                        # lets the calls taken (waiting or running) finish
 
 Bounds: more than `max_pending` calls waiting or running raise Busy (the routes answer 429 with
 Retry-After). A call that waits `timeout` for a free worker, or runs longer than `timeout` on
@@ -53,8 +54,10 @@ class EnginePool:
         self.pending = 0
         self.closed = False
         self.replicas: list[Replica] = []
+        self._infos: dict[Replica, dict[str, Any]] = {}
         self._idle: asyncio.Queue[Replica] = asyncio.Queue()
         self._replacing: set[asyncio.Task[None]] = set()
+        self._drained = asyncio.Event()  # set once closed with no call left
 
     async def start(self) -> list[dict[str, Any]]:
         """Build every worker's engine; the KB's or rules' load error is raised here."""
@@ -73,10 +76,18 @@ class EnginePool:
             if isinstance(failures[0], WorkerDied):
                 raise Unavailable("a worker process ended while building its engine") from None
             raise failures[0]
-        for replica, _ in ready:
-            self.replicas.append(replica)
-            self._idle.put_nowait(replica)
-        return [info for _, info in ready]
+        for replica, info in ready:
+            self._add(replica, info)
+        return self.describe()
+
+    def describe(self) -> list[dict[str, Any]]:
+        """What each worker answered when it started (process id, entities, KB atoms)."""
+        return [self._infos[r] for r in self.replicas]
+
+    def _add(self, replica: Replica, info: dict[str, Any]) -> None:
+        self.replicas.append(replica)
+        self._infos[replica] = info
+        self._idle.put_nowait(replica)
 
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         """fn(worker, *args) in a worker process, its return value or its exception."""
@@ -93,6 +104,8 @@ class EnginePool:
             return await self._run(replica, fn, args)
         finally:
             self.pending -= 1
+            if self.closed and not self.pending:
+                self._drained.set()
 
     async def _run(self, replica: Replica, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         answered = False
@@ -123,6 +136,7 @@ class EnginePool:
         replica.kill()
         if replica in self.replicas:
             self.replicas.remove(replica)
+            del self._infos[replica]
         if self.closed:
             return
         log.warning("worker replaced", extra={"pid": replica.pid})
@@ -133,7 +147,7 @@ class EnginePool:
     async def _add_worker(self) -> None:
         while not self.closed:
             try:
-                replica, _ = await Replica.start(self.spec)
+                replica, info = await Replica.start(self.spec)
             except Exception as exc:
                 log.error("a replacement worker failed to start", extra={"error": str(exc)})
                 await asyncio.sleep(RETRY_SECONDS)
@@ -141,8 +155,7 @@ class EnginePool:
             if self.closed:
                 replica.kill()
                 return
-            self.replicas.append(replica)
-            self._idle.put_nowait(replica)
+            self._add(replica, info)
             return
 
     async def check(self, case: dict[str, Any]) -> dict[str, Any]:
@@ -150,8 +163,11 @@ class EnginePool:
         return await self.call(worker_module.check_case, case)
 
     async def close(self) -> None:
-        """Refuse new calls, let those in flight finish, end the processes."""
+        """Refuse new calls, let those taken finish (waiting for a worker or running: a reload
+        drops none), then end the processes."""
         self.closed = True
+        if self.pending:
+            await self._drained.wait()
         for task in list(self._replacing):
             task.cancel()
         await asyncio.gather(*(r.close() for r in self.replicas))
