@@ -10,9 +10,10 @@ proxy (one worker, one request at a time, no regeneration):
 - plain: p50/p95 of both, and the proxy's added latency over the check itself (per request,
   the proxied wait minus the direct wait minus the check's stages, `timings_ms.total`; and
   minus the check's whole call in the worker, validation and result included: `worker_ms`);
-- streaming: the time to the first sentence, directly and through the proxy (which releases a
-  sentence only once it has arrived and been checked), at two upstream token rates. A reply
-  whose first sentence is held counts the time to the end of its answer.
+- streaming: the time to the first sentence, directly (until the streamed text holds it) and
+  through the proxy (until its first text: it releases a sentence only once it has arrived and
+  been checked, as written or corrected), at two upstream token rates. A reply whose first
+  sentence is held counts the time to the answer that replaces it.
 
 Numbers are printed, never asserted.
 """
@@ -128,8 +129,9 @@ def _first_sentences(client, upstream: str, url: str, calls, delay: float) -> di
     for body, reply in calls:
         ends = complete_sentences(reply, 0)
         first = reply[: ends[0]].strip() if ends else reply
-        for base, into in ((upstream, direct), (f"{url}/v1", proxied)):
-            into.append(_time_to(client, base, {**body, "stream": True}, first))
+        streamed = {**body, "stream": True}
+        direct.append(_time_to(client, upstream, streamed, first))
+        proxied.append(_time_to(client, f"{url}/v1", streamed, None))
     return {
         "chunk_delay_ms": delay * 1000,
         "direct": _percentiles(direct),
@@ -137,8 +139,9 @@ def _first_sentences(client, upstream: str, url: str, calls, delay: float) -> di
     }
 
 
-def _time_to(client, base: str, body: dict[str, Any], sentence: str) -> float:  # noqa: ANN001
-    """Seconds until the streamed text holds `sentence`."""
+def _time_to(client, base: str, body: dict[str, Any], sentence: str | None) -> float:  # noqa: ANN001
+    """Seconds until the streamed text holds `sentence` (None: until any text came, the
+    proxy releasing whole sentences, as written or corrected)."""
     started = time.perf_counter()
     text = ""
     with client.stream("POST", f"{base}/chat/completions", json=body) as response:
@@ -147,7 +150,7 @@ def _time_to(client, base: str, body: dict[str, Any], sentence: str) -> float:  
                 continue
             choices = json.loads(line[6:]).get("choices") or [{}]
             text += (choices[0].get("delta") or {}).get("content") or ""
-            if sentence in text:
+            if text.strip() if sentence is None else sentence in text:
                 return time.perf_counter() - started
     return time.perf_counter() - started
 
