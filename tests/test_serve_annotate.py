@@ -4,16 +4,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 import openai
 import pytest
 from fastapi.testclient import TestClient
+from serve_support import one_worker
 from test_serve_proxy import SHOP_KB
 
 from replyguard.serve.app import create_app
-from replyguard.serve.config import ServeConfig
 from replyguard.serve.scripted_upstream import MODEL, FakeUpstream, Reply
 
 KEY = "annotating-key-3"
@@ -32,18 +31,15 @@ def fake() -> Iterator[FakeUpstream]:
 @pytest.fixture(scope="module")
 def client(fake: FakeUpstream, tmp_path_factory: pytest.TempPathFactory) -> Iterator[openai.OpenAI]:
     folder = tmp_path_factory.mktemp("annotate")
-    kb = folder / "shop.json"
-    kb.write_text(json.dumps(SHOP_KB))
-    config = ServeConfig(
-        kb=str(kb),
-        workers=1,
+    config = one_worker(
+        folder,
+        SHOP_KB,
         upstream_url=fake.url,
         api_keys=(KEY,),
         annotation_style="markdown",
         # this deployment delivers a reply with unverified claims (flagged) instead of asking
         # again: the flag band starts lower than the shipped 0.75
         engine={"flag-threshold": 0.6},
-        session_store=str(folder / "sessions.sqlite3"),
         tables={"proxy": {"annotate_flags": True, "review_store": str(folder / "review.db")}},
     )
     with TestClient(create_app(config)) as served:

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from serve_support import one_worker
 from test_serve_proxy import SHOP_KB
 
 from replyguard.serve.app import create_app
-from replyguard.serve.config import ServeConfig
 
 QUESTION = "Which helmets do you have in medium?"
 HELMETS = {
@@ -24,10 +24,7 @@ HELMETS = {
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    folder = tmp_path_factory.mktemp("session-tools")
-    kb = folder / "shop.json"
-    kb.write_text(json.dumps(SHOP_KB))
-    config = ServeConfig(kb=str(kb), workers=1, session_store=str(folder / "sessions.sqlite3"))
+    config = one_worker(tmp_path_factory.mktemp("session-tools"), SHOP_KB)
     with TestClient(create_app(config)) as client:
         yield client
 
