@@ -108,20 +108,16 @@ class EnginePool:
                 self._drained.set()
 
     async def _run(self, replica: Replica, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        answered = False
         try:
-            value = await asyncio.wait_for(replica.ask(fn, args), self.timeout)
-            answered = True
-            return value
+            return await asyncio.wait_for(replica.ask(fn, args), self.timeout)
         except TimeoutError:
+            if replica.in_step:  # the worker answered, with a TimeoutError of its own
+                raise
             raise Unavailable(f"the check took longer than {self.timeout:g} s") from None
         except WorkerDied:
             raise Unavailable("a worker process ended while checking; try again") from None
-        except BaseException:
-            answered = True  # the call's own exception: the worker answered
-            raise
         finally:
-            if answered:
+            if replica.in_step:
                 self._idle.put_nowait(replica)
             else:  # past its time, died, or the caller gave up half-way: a fresh process
                 self._replace(replica)

@@ -51,6 +51,7 @@ class Replica:
         self._reader = reader
         self._writer = writer
         self._lock = asyncio.Lock()  # one call at a time on the socket
+        self.in_step = True  # no call is half-way (sent and not answered)
 
     @classmethod
     async def start(cls, spec: EngineSpec) -> tuple[Replica, dict[str, Any]]:
@@ -76,8 +77,11 @@ class Replica:
 
     async def ask(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         """fn(worker, *args) in the process: its value, or its exception raised here. Cancelled
-        half-way (a timeout), the socket is out of step: kill the replica."""
+        half-way (a timeout), the socket is out of step (`in_step` false): kill the replica."""
         async with self._lock:
+            if not self.in_step:
+                raise WorkerDied(f"worker process {self.pid} was left half-way through a call")
+            self.in_step = False
             try:
                 self._writer.write(_frame((fn, args)))
                 await self._writer.drain()
@@ -85,6 +89,7 @@ class Replica:
                 ok, value = pickle.loads(await self._reader.readexactly(size))
             except (asyncio.IncompleteReadError, ConnectionError, OSError):
                 raise WorkerDied(f"worker process {self.pid} ended") from None
+            self.in_step = True
         if not ok:
             raise value
         return value
