@@ -88,3 +88,15 @@ def test_reload_reaches_every_worker(base, rules):
     assert [s[THRESHOLD] for s in after] == [0.93, 0.93]
     assert len({s["pid"] for s in after}) == 2
     assert not {s["pid"] for s in after} & {s["pid"] for s in seen}  # new processes
+
+
+def test_a_caller_that_gives_up_leaves_its_worker_serving(base):
+    pool = running(base).service.pool
+    wait_for(lambda: len(pool.replicas) == 2, "both workers")
+    pids = sorted(r.pid for r in pool.replicas)
+    gone = asyncio.run_coroutine_threadsafe(pool.call(worker.ping, 1.0), running(base).loop)
+    time.sleep(0.3)  # the call is on a worker now
+    gone.cancel()  # as when a streaming client goes away mid-check
+    wait_for(lambda: pool._idle.qsize() == 2, "the worker to finish and be free again")
+    assert sorted(r.pid for r in pool.replicas) == pids
+    assert sorted(a["pid"] for a in on_loop(base, pool.each(worker.ping))) == pids

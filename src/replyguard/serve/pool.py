@@ -16,7 +16,8 @@ checks, metrics) while checks run:
 Bounds: more than `max_pending` calls waiting or running raise Busy (the routes answer 429 with
 Retry-After). A call that waits `timeout` for a free worker, or runs longer than `timeout` on
 one, raises Unavailable (503); the worker of a call past its time is killed and replaced, as is a
-worker that died, so the next calls find a fresh process.
+worker that died, so the next calls find a fresh process. A caller that gives up (a client that
+went away) leaves its call to finish, and the worker serves on.
 """
 
 from __future__ import annotations
@@ -108,19 +109,31 @@ class EnginePool:
                 self._drained.set()
 
     async def _run(self, replica: Replica, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        call = asyncio.ensure_future(replica.ask(fn, args))
         try:
-            return await asyncio.wait_for(replica.ask(fn, args), self.timeout)
-        except TimeoutError:
-            if replica.in_step:  # the worker answered, with a TimeoutError of its own
-                raise
-            raise Unavailable(f"the check took longer than {self.timeout:g} s") from None
+            done, _ = await asyncio.wait({call}, timeout=self.timeout)
+        except asyncio.CancelledError:  # the caller gave up (a client went): the call finishes
+            call.add_done_callback(lambda _: self._release(replica, call))
+            raise
+        if not done:  # past its time: the worker is killed and replaced
+            call.cancel()
+            self._replace(replica)
+            raise Unavailable(f"the check took longer than {self.timeout:g} s")
+        self._release(replica, call)
+        try:
+            return call.result()
         except WorkerDied:
             raise Unavailable("a worker process ended while checking; try again") from None
-        finally:
-            if replica.in_step:
-                self._idle.put_nowait(replica)
-            else:  # past its time, died, or the caller gave up half-way: a fresh process
-                self._replace(replica)
+
+    def _release(self, replica: Replica, call: asyncio.Future[Any]) -> None:
+        """A worker whose call is over back among the free ones; one left half-way (died, or
+        cancelled on its socket) replaced by a fresh process."""
+        if not call.cancelled():
+            call.exception()  # retrieved here; raised to the caller by call.result()
+        if replica.in_step:
+            self._idle.put_nowait(replica)
+        else:
+            self._replace(replica)
 
     async def each(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
         """fn(worker, *args) on every worker of the pool (each after its call in flight)."""
