@@ -199,3 +199,23 @@ def test_session_api_errors_leave_the_session_as_it_was(engine):
         + (result.factual_validation.stats.claims_contradicted)
         >= 1
     )
+
+
+def test_a_session_check_takes_tool_results_as_the_engine_does(engine):
+    rows = [{"full_name": "Priya Nair", "department": "Research"}]
+    session = engine.session("s-tools")
+    session.add_turn("user", "Who leads the lab?", timestamp=T0)
+    reply = "Priya Nair works in Sales."
+    told = session.check(reply, reference_time=REFERENCE, tool_results=rows)
+    direct = engine.postprocess(
+        reply,
+        "Who leads the lab?",
+        [Turn(id="T1", speaker="user", text="Who leads the lab?", timestamp=T0)],
+        reference_time=REFERENCE,
+        session_id="s-tools",
+        tool_results=rows,
+    )
+    assert "ContradictsFact" in {f.hallucination_type for f in told.hallucination_flags}
+    assert _comparable(told) == _comparable(direct)
+    alone = session.check(reply, reference_time=REFERENCE)
+    assert "ContradictsFact" not in {f.hallucination_type for f in alone.hallucination_flags}

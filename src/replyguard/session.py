@@ -9,6 +9,7 @@ costs the same at turn 200 as at turn 2, and gives the same result as a one-off
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from replyguard.models import (
     text_problem,
 )
 from replyguard.pipeline import run_pipeline
+from replyguard.tool_knowledge import knowing
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -83,9 +85,11 @@ class Session:
         turn_id: str | None = None,
         annotation_style: str | None = None,
         passages: Sequence[str] = (),
+        tool_results: Sequence[object] | None = None,
     ) -> PostprocessedResponse:
-        """Check a reply to the latest user message (or to `query`), against `passages` when
-        given (see Engine.postprocess)."""
+        """Check a reply to the latest user message (or to `query`), against `passages` and
+        what the agent's tools returned (`tool_results`, parsed JSON, checked as knowledge over
+        the KB) when given (see Engine.postprocess)."""
         if self._rules_version != self.engine.rules_version:
             raise InputError(
                 "rules or KB were replaced since this session started; start a new one"
@@ -96,17 +100,18 @@ class Session:
         self.engine.validate_call(
             response, query, annotation_style, passages, (self.session_id, turn_id), reference_time
         )
-        return run_pipeline(
-            self.engine,
-            response,
-            query,
-            lambda: self._context(query),
-            reference_time or datetime.now(),
-            self.session_id,
-            turn_id,
-            annotation_style or self.engine.annotation_style,
-            passages,
-        )
+        with knowing(self.engine, tool_results) if tool_results else nullcontext():
+            return run_pipeline(
+                self.engine,
+                response,
+                query,
+                lambda: self._context(query),
+                reference_time or datetime.now(),
+                self.session_id,
+                turn_id,
+                annotation_style or self.engine.annotation_style,
+                passages,
+            )
 
     def _context(self, query: str) -> DialogueContext:
         readings = self._tracker.readings

@@ -9,6 +9,7 @@ Modules, each small and named for what it holds:
                reached in a route with `service: Service = Depends(get_service)`
 - pool.py      EnginePool: worker processes, one Engine each; `await pool.check(case_dict)`,
                `await pool.call(fn, *args)` for any module-level fn(worker, *args)
+- replica.py   Replica: one worker process and the socket the event loop reaches it over
 - worker.py    what runs inside a worker process (the Worker and the functions pool.call sends)
 - sessions.py  SessionStore: conversations kept server-side in SQLite or PostgreSQL
 - errors.py    ApiError and the OpenAI error envelope every failure is answered in

@@ -4,7 +4,7 @@ OpenAPI schema)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -51,6 +51,11 @@ class SessionCheckRequest(BaseModel):
     turn_id: str | None = None
     annotation_style: Literal["plain", "markdown", "html"] | None = None
     passages: list[str] = Field(default_factory=list)
+    tool_results: list[Any] = Field(
+        default_factory=list,
+        description="what the agent's tools returned (parsed JSON), checked as knowledge over "
+        "the KB, after the session's own tool turns",
+    )
 
 
 class SessionInfo(BaseModel):

@@ -1,7 +1,8 @@
 """Sessions kept server-side: POST /v1/sessions/{id}/turns, POST /v1/sessions/{id}/check,
 GET and DELETE /v1/sessions/{id}. Turns live in the SessionStore; a worker keeps each session's
 tracker between checks and rebuilds it from the stored turns when it has none (another worker,
-a restart, a reload), with the same result."""
+a restart, a reload), with the same result. The JSON of the session's tool turns (and a check's
+`tool_results`) is checked as knowledge over the served KB (replyguard.tool_knowledge)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from replyguard.serve.auth import require_key
 from replyguard.serve.errors import ApiError
 from replyguard.serve.limits import check_reply_length
 from replyguard.serve.service import ServiceDep
+from replyguard.tool_knowledge import tool_results_from_messages
 
 router = APIRouter(dependencies=[Depends(require_key)], tags=["sessions"])
 
@@ -64,6 +66,11 @@ async def check_in_session(
     if stored is None:
         raise _missing(session_id)
     request = body.model_dump(exclude_unset=True)
+    # the session's tool turns are knowledge, as tool messages are on the other routes
+    told = tool_results_from_messages(
+        [{"role": t["speaker"], "content": t["text"]} for t in stored["turns"]]
+    )
+    request["tool_results"] = [*told, *body.tool_results]
     answer = await service.pool.call(worker.check_session, session_id, stored["turns"], request)
     return respond(service, answer)
 

@@ -147,7 +147,7 @@ async def proxy_lifespan(app: FastAPI) -> AsyncIterator[None]:
         await state.aclose()
 
 
-def proxy_state(request: Request) -> ProxyState:
+async def proxy_state(request: Request) -> ProxyState:
     return request.app.state.proxy
 
 
@@ -240,6 +240,7 @@ class Verdict:
 
     text: str
     result: dict[str, Any]
+    worker_ms: float = 0.0  # the check's whole time in the worker process
 
     @property
     def kind(self) -> str:
@@ -284,7 +285,7 @@ async def judge(service: Service, conversation: Conversation, text: str) -> Verd
     """`text` checked in `conversation` on the engine pool, counted in the metrics."""
     answer = await service.pool.check(conversation.case(text))
     service.metrics.observe_result(answer["result"])
-    return Verdict(text, answer["result"])
+    return Verdict(text, answer["result"], answer["worker_ms"])
 
 
 def metadata(
@@ -328,6 +329,7 @@ def metadata(
         "check_ms": round(
             sum(a.result.get("timings_ms", {}).get("total", 0.0) for a in attempts), 3
         ),
+        "worker_ms": round(sum(a.worker_ms for a in attempts), 3),
         **extra,
     }
 

@@ -1,9 +1,12 @@
-"""The service run inside this process, on a free loopback port, in a thread: what tests and
-`replyguard bench serve` talk to over real HTTP, exactly as clients talk to `replyguard serve`.
+"""The service on a free loopback port, talked to over real HTTP exactly as clients talk to
+`replyguard serve`: run inside this process in a thread (the tests, which look inside it), or
+in a process of its own (the benchmarks: no thread of the measuring process shares its GIL).
 
     with serving(config) as url:               # "http://127.0.0.1:PORT", once engines are up
         running(url).service                   # the Service, e.g. to look at its pool
         running(url).loop                      # the server's event loop
+    with serving_apart(config) as url:         # the same service in a spawned process
+        ...
 
 `wrap` puts an ASGI layer around the app (a test recording what a client sent).
 """
@@ -11,11 +14,14 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -71,3 +77,40 @@ def serving(config: ServeConfig, wrap: Callable[[ASGIApp], ASGIApp] | None = Non
         del _running[url]
         server.should_exit = True
         thread.join(120)
+
+
+@contextmanager
+def serving_apart(config: ServeConfig) -> Iterator[str]:
+    """The base URL of the service running `config` in a spawned process of its own."""
+    ours, theirs = get_context("spawn").Pipe()
+    # not a daemon: the service spawns its own worker processes
+    process = get_context("spawn").Process(target=_serve, args=(config, theirs, os.getpid()))
+    process.start()
+    theirs.close()
+    try:
+        if not ours.poll(STARTUP_SECONDS) or (port := ours.recv()) is None:
+            raise RuntimeError("the service did not start")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()  # uvicorn shuts down on SIGTERM: the pool closes its workers
+        process.join(120)
+        if process.is_alive():
+            process.kill()
+
+
+def _serve(config: ServeConfig, conn: Any, parent: int) -> None:
+    from replyguard.batch import _follow_parent
+
+    _follow_parent(parent)
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(config), host="127.0.0.1", port=0, log_config=None)
+    )
+
+    async def serve() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.05)
+        conn.send(server.servers[0].sockets[0].getsockname()[1] if server.started else None)
+        await task
+
+    asyncio.run(serve())

@@ -6,6 +6,8 @@ OpenAI chat completions API, answering each request with the next planned reply.
         base_url = upstream.url           # http://127.0.0.1:PORT/v1
         ...
         upstream.requests                 # the bodies it received, in order
+    with upstream_apart([Reply("a"), Reply("b")]) as url:   # the same in a process of its own
+        ...
 
 A Reply is text, tool calls, an error status with its headers and body, or a delay before the
 answer. A streamed request gets the text in small chunks (a few characters each) and [DONE].
@@ -16,10 +18,14 @@ When the plan runs out the server answers 500, so a test that asks once too ofte
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from multiprocessing import get_context
 from typing import Any
 
 MODEL = "fake-model-1"
@@ -89,6 +95,10 @@ class FakeUpstream:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # TCP_NODELAY, as real servers set it: without it, a response written in two parts
+            # (headers, body; or one SSE event after another) waits for the client's delayed
+            # ACK, ~40 ms on Linux, and the measurements would be the kernel's
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: object) -> None:  # noqa: A002
                 return
@@ -200,3 +210,36 @@ def completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
         ],
         "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
     }
+
+
+@contextmanager
+def upstream_apart(plan: list[Reply]) -> Iterator[str]:
+    """The base URL of a FakeUpstream answering `plan`, run in a spawned process (so that a
+    benchmark's measuring process shares no GIL with it)."""
+    ours, theirs = get_context("spawn").Pipe()
+    process = get_context("spawn").Process(
+        target=_serve_plan, args=(plan, theirs, os.getpid()), daemon=True
+    )
+    process.start()
+    theirs.close()
+    try:
+        if not ours.poll(60):
+            raise RuntimeError("the scripted upstream did not start")
+        yield ours.recv()
+    finally:
+        ours.close()  # the process ends when it reads the end of the pipe
+        process.join(10)
+        if process.is_alive():
+            process.kill()
+
+
+def _serve_plan(plan: list[Reply], conn: Any, parent: int) -> None:
+    from replyguard.batch import _follow_parent
+
+    _follow_parent(parent)
+    with FakeUpstream(plan) as fake:
+        conn.send(fake.url)
+        try:
+            conn.recv()
+        except EOFError:
+            return

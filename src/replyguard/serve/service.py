@@ -6,9 +6,10 @@
     service.store     SessionStore
     service.metrics   Metrics
 
-`reload()` builds a new pool from the configured KB and rules (re-read from disk), and only
-once every new engine is built switches to it; checks already running finish on the old pool,
-which then closes. A KB or rules that fail to load leave the old pool serving.
+`reload()` builds a new pool from the configured KB and rules (re-read from disk): every
+worker a new process with its new engine. Only once all of them are built does it switch;
+calls already taken (waiting for a worker or running) finish on the old pool, which then
+closes. A KB or rules that fail to load leave the old pool serving.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ class Service:
         self.store = store
         self.metrics = Metrics(lambda: self.pool.pending)
         self.loaded_at = time.time()
-        self.engines: list[dict[str, Any]] = []
         self._reload_lock = asyncio.Lock()
         self._closing: set[asyncio.Task[None]] = set()
 
@@ -53,7 +53,6 @@ class Service:
             await pool.close()
             raise
         service = cls(config, pool, store)
-        service.engines = engines
         if not config.api_keys:
             log.warning("no API keys configured (REPLYGUARD_API_KEYS): every route is open")
         log.info("engines ready", extra={"workers": len(engines), "kb": config.kb})
@@ -63,13 +62,18 @@ class Service:
     def ready(self) -> bool:
         return not self.pool.closed
 
+    @property
+    def engines(self) -> list[dict[str, Any]]:
+        """Each serving worker's process id, entities and KB atoms."""
+        return self.pool.describe()
+
     async def reload(self) -> dict[str, Any]:
         async with self._reload_lock:
             started = time.perf_counter()
             new = _pool(self.config)
             engines = await new.start()
             old, self.pool = self.pool, new
-            self.engines, self.loaded_at = engines, time.time()
+            self.loaded_at = time.time()
             task = asyncio.create_task(old.close())
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
@@ -100,7 +104,7 @@ def _pool(config: ServeConfig) -> EnginePool:
     )
 
 
-def get_service(request: Request) -> Service:
+async def get_service(request: Request) -> Service:
     return request.app.state.service
 
 

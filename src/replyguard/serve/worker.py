@@ -1,5 +1,5 @@
-"""What runs inside a worker process of the EnginePool: one Worker per process, built by the
-pool's initializer, holding the Engine of the served KB and rules.
+"""What runs inside a worker process of the EnginePool: one Worker per process, built when the
+process starts (replyguard.serve.replica), holding the Engine of the served KB and rules.
 
 Hyperon engines are not thread-safe, so each process has its own and checks one request at a
 time. Functions sent with `pool.call(fn, *args)` are module-level (picklable) and take the
@@ -11,7 +11,6 @@ pool can report it (`EnginePool.start`).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
 from collections import OrderedDict
@@ -49,6 +48,7 @@ class Worker:
         self.engine: Engine | None = None
         self._scratch: tuple[str, Engine] | None = None
         self._sessions: OrderedDict[str, tuple[list[tuple[object, ...]], Session]] = OrderedDict()
+        self._statuses: dict[str, str] | None = None
         try:
             self.engine = self._build(spec.kb)
         except ReplyguardError as exc:
@@ -111,18 +111,20 @@ class Worker:
     def forget(self, session_id: str) -> None:
         self._sessions.pop(session_id, None)
 
-
-def summary(engine: Engine, result: dict[str, Any]) -> dict[str, Any]:
-    """The verdict in the convention of NeMo Guardrails' /v1/checks: `status` (from the rules'
-    `check-status` facts, metta/service.metta), the text delivered (none when blocked) and the
-    recommendation."""
-    kind = result["recommendation"]["kind"]
-    status = {k: s for k, s in engine.host.facts("check-status")}.get(kind)
-    if status is None:
-        raise ReplyguardError(f"metta: no (check-status {kind} ...) fact")
-    corrected = result.get("corrected") or {}
-    text = {"passed": result["original"], "modified": corrected.get("corrected")}.get(str(status))
-    return {"status": str(status), "text": text, "recommendation": kind}
+    def summary(self, result: dict[str, Any]) -> dict[str, Any]:
+        """The verdict in the convention of NeMo Guardrails' /v1/checks: `status` (from the
+        rules' `check-status` facts, metta/service.metta, read once per process), the text
+        delivered (none when blocked) and the recommendation."""
+        if self._statuses is None:
+            facts = self.served().host.facts("check-status")
+            self._statuses = {str(k): str(s) for k, s in facts}
+        kind = result["recommendation"]["kind"]
+        status = self._statuses.get(kind)
+        if status is None:
+            raise ReplyguardError(f"metta: no (check-status {kind} ...) fact")
+        corrected = result.get("corrected") or {}
+        text = {"passed": result["original"], "modified": corrected.get("corrected")}.get(status)
+        return {"status": status, "text": text, "recommendation": kind}
 
 
 # ------------------------------------------------------------------ functions pool.call sends
@@ -137,9 +139,11 @@ def ping(worker: Worker, hold_seconds: float = 0.0) -> dict[str, Any]:
 
 def check_case(worker: Worker, document: dict[str, Any]) -> dict[str, Any]:
     """A case in the case-file format (`kb` inline, or absent for the served KB) -> the full
-    PostprocessedResponse as JSON, and its `summary`."""
+    PostprocessedResponse as JSON, its `summary`, and `worker_ms`: the whole call's time in
+    this process (validation, the check, the result as JSON)."""
     from replyguard.models import Case
 
+    started = time.perf_counter()
     if not isinstance(document, dict):
         raise InputError(f"expected a JSON object, got {type(document).__name__}")
     kb = document.get("kb")
@@ -150,21 +154,24 @@ def check_case(worker: Worker, document: dict[str, Any]) -> dict[str, Any]:
     except ValidationError as exc:
         raise InputError(describe_validation_error(exc)) from None
     engine = worker.engine_for(None if kb is None else case.kb)
-    result = json.loads(engine.check_case(case).model_dump_json())
-    return {"summary": summary(engine, result), "result": result}
+    result = engine.check_case(case).model_dump(mode="json")
+    worker_ms = round((time.perf_counter() - started) * 1000, 3)
+    return {"summary": worker.summary(result), "result": result, "worker_ms": worker_ms}
 
 
 def check_session(
     worker: Worker, session_id: str, turns: list[dict[str, Any]], request: dict[str, Any]
 ) -> dict[str, Any]:
     """Check a reply in a stored conversation; `request` holds Session.check's arguments."""
+    started = time.perf_counter()
     session = worker.session(session_id, turns)
-    result = json.loads(session.check(**request).model_dump_json())
-    return {"summary": summary(worker.served(), result), "result": result}
+    result = session.check(**request).model_dump(mode="json")
+    worker_ms = round((time.perf_counter() - started) * 1000, 3)
+    return {"summary": worker.summary(result), "result": result, "worker_ms": worker_ms}
 
 
 def session_state(worker: Worker, session_id: str, turns: list[dict[str, Any]]) -> dict[str, Any]:
-    return json.loads(worker.session(session_id, turns).state().model_dump_json())
+    return worker.session(session_id, turns).state().model_dump(mode="json")
 
 
 def forget_session(worker: Worker, session_id: str) -> None:
