@@ -18,7 +18,7 @@ from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import stem
-from replyguard.values import order_key
+from replyguard.values import number_key, order_key
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
 _YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
@@ -35,6 +35,16 @@ _COMPATIBLE: dict[ValueType, set[ValueType]] = {
     ValueType.phone: {ValueType.phone},
     ValueType.url: {ValueType.url},
 }
+
+
+_AMOUNTS = (ValueType.money, ValueType.percent)
+
+
+def measured(text: str) -> bool:
+    """A number said with a unit that is neither a currency nor a percent ("3 people",
+    "12 miles")."""
+    key = number_key(text)
+    return key is not None and " " in key
 
 
 def compatible(value_type: ValueType | None, attribute_type: ValueType) -> bool:
@@ -149,6 +159,8 @@ def choose_attribute(
             and _YEAR_LIKE.fullmatch(value.text)
         ):
             return True  # "released in 1865": the temporal grammar only reads 1900-2199 as years
+        if vtype == ValueType.number and atype in _AMOUNTS and measured(value.text):
+            return False  # "for 3 people", "63 degrees": a count or a measure is no price
         return compatible(vtype, atype)
 
     def best(candidates: list[str]) -> str | None:

@@ -53,6 +53,8 @@ _UNITS = {
     "c",
     "°c",
     "degrees",
+    "fahrenheit",
+    "celsius",
     "feet",
     "ft",
     "meters",
@@ -70,6 +72,7 @@ _UNITS = {
     "units",
     "times",
 }
+_SCALES = {"fahrenheit", "celsius", "f", "c"}  # of temperature, after "degrees"
 _POSSESSIVE_PRONOUNS = {"his", "her", "its", "their"}
 _OBJECT_PRONOUNS = {"it", "him", "her", "them"}
 _NAME_CONNECTORS = {"of", "de", "van", "von", "del", "la", "&"}
@@ -250,6 +253,8 @@ class Lexer:
             j = i + 1
             if j < end and folded[j] in _UNITS and tokens[j].start - tok.end <= 1:
                 j += 1
+                if j < end and folded[j] in _SCALES and folded[j - 1] == "degrees":
+                    j += 1  # "59 degrees Fahrenheit": the scale is part of the measure
             return self._value(tokens, i, j, ValueType.number)
         words = folded[:end]
         candidates = []

@@ -21,7 +21,7 @@ from replyguard.text.attachment import compatible
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import WEEKDAYS
-from replyguard.values import value_key
+from replyguard.values import money_amount, value_key
 
 _TEXTUAL = (ValueType.text, ValueType.enum)
 # temporal mentions that name a day, whose weekday a weekday column may hold
@@ -74,8 +74,11 @@ class RowFinder:
                     value.attributes or spec.value_type not in _TEXTUAL
                 ):
                     continue
+                said = texts
+                if spec.value_type == ValueType.money and value.value_type == ValueType.money:
+                    said = [*texts, money_amount(value.text) or ""]  # a bare amount column
                 ids = set().union(
-                    *(table.get((attribute, value_key(spec.value_type, t)), ()) for t in texts)
+                    *(table.get((attribute, value_key(spec.value_type, t)), ()) for t in said)
                 )
                 if ids:
                     found[attribute] = frozenset(ids)

@@ -1,0 +1,119 @@
+"""Amounts and measures a table writes bare: a money column of plain numbers, a temperature
+column of plain degrees. "$18.40" is the fare 18.40 in the table's unstated currency, "71 degrees
+Fahrenheit" is one measure (its scale is no name), and "for 4 people" is never a price."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from replyguard.engine import Engine
+from replyguard.kb import kb_from_document
+from replyguard.models import Turn, ValueType
+from replyguard.values import grade
+
+REFERENCE = datetime(2026, 7, 14, 9, 0)
+
+# a water-taxi booking and a mountain forecast, as a service would return them: bare numbers
+BOATS = {
+    "entities": [
+        {
+            "id": "B1",
+            "attributes": {"jetty": "North Quay", "passengers": "4", "fare": "18.40", "wait": "9"},
+        }
+    ],
+    "schema": {"fare": {"value_type": "money"}},
+}
+FORECAST = {
+    "entities": [
+        {
+            "id": "F1",
+            "attributes": {"summit": "Ben Lawers", "temperature": "71", "gusts": "23"},
+        }
+    ]
+}
+
+
+def _check(kb: dict, reply: str, *turns: str):
+    # the turns alternate and the last one is the user's
+    said = [
+        Turn(id=f"T{i + 1}", speaker="user" if (len(turns) - i) % 2 else "assistant", text=t)
+        for i, t in enumerate(turns)
+    ]
+    engine = Engine(kb_from_document(kb))
+    return engine.postprocess(reply, turns[-1], said, reference_time=REFERENCE)
+
+
+def _verdicts(result) -> list[tuple[str, str, str]]:
+    fv = result.factual_validation
+    return [
+        (c.predicate, c.object, v.status.kind)
+        for c, v in zip(fv.claims, fv.claim_validations, strict=True)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claimed", "kb", "kind"),
+    [
+        ("$18.40", "18.40", "Compatible"),  # the column leaves its currency unstated
+        ("18.40 euros", "18.40", "Compatible"),
+        ("$18.40", "$18.40", "Exact"),
+        ("$19.40", "18.40", "Mismatch"),
+        ("€18.40", "$18.40", "Mismatch"),  # two stated currencies still differ
+    ],
+)
+def test_an_amount_in_a_column_without_a_currency(claimed, kb, kind):
+    assert grade(ValueType.money, claimed, kb).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("claimed", "kb", "kind"),
+    [
+        ("71 degrees Fahrenheit", "71", "Compatible"),
+        ("71 degrees Fahrenheit", "71F", "Normalised"),
+        ("22 degrees Celsius", "22°C", "Normalised"),
+        ("73 degrees Fahrenheit", "71", "Mismatch"),
+    ],
+)
+def test_degrees_and_their_scale_are_one_measure(claimed, kb, kind):
+    assert grade(ValueType.number, claimed, kb).kind == kind
+
+
+def test_the_fare_with_its_currency_is_the_bare_fare():
+    result = _check(
+        BOATS,
+        "Your water taxi is on its way and the fare will be $18.40.",
+        "Yes, please book it. How much is it?",
+    )
+    assert ("fare", "$18.40", "Verified") in _verdicts(result)
+    assert result.recommendation.kind.value in ("Accept", "AcceptWithFlags")
+
+
+def test_a_wrong_fare_with_its_currency_is_contradicted():
+    result = _check(
+        BOATS,
+        "Your water taxi is on its way and the fare will be $21.90.",
+        "Yes, please book it. How much is it?",
+    )
+    assert ("fare", "$21.90", "Contradicted") in _verdicts(result)
+
+
+def test_a_head_count_is_no_fare():
+    result = _check(
+        BOATS,
+        "Done: the boat takes 4 people from North Quay and the fare is $18.40.",
+        "Book a water taxi from North Quay for 4 people.",
+    )
+    assert all(attribute != "fare" or value == "$18.40" for attribute, value, _ in _verdicts(result))
+    assert not any(v == "Contradicted" for _, _, v in _verdicts(result))
+
+
+def test_the_scale_of_a_temperature_is_no_name():
+    result = _check(
+        FORECAST,
+        "On Ben Lawers the temperature should reach 71 degrees Fahrenheit.",
+        "How warm will it be on the summit?",
+    )
+    assert not [f for f in result.hallucination_flags if f.hallucination_type == "NonexistentEntity"]
+    assert ("temperature", "71 degrees Fahrenheit", "Verified") in _verdicts(result)
