@@ -105,7 +105,9 @@ def test_a_head_count_is_no_fare():
         "Done: the boat takes 4 people from North Quay and the fare is $18.40.",
         "Book a water taxi from North Quay for 4 people.",
     )
-    assert all(attribute != "fare" or value == "$18.40" for attribute, value, _ in _verdicts(result))
+    assert all(
+        attribute != "fare" or value == "$18.40" for attribute, value, _ in _verdicts(result)
+    )
     assert not any(v == "Contradicted" for _, _, v in _verdicts(result))
 
 
@@ -115,5 +117,36 @@ def test_the_scale_of_a_temperature_is_no_name():
         "On Ben Lawers the temperature should reach 71 degrees Fahrenheit.",
         "How warm will it be on the summit?",
     )
-    assert not [f for f in result.hallucination_flags if f.hallucination_type == "NonexistentEntity"]
+    assert not [
+        f for f in result.hallucination_flags if f.hallucination_type == "NonexistentEntity"
+    ]
     assert ("temperature", "71 degrees Fahrenheit", "Verified") in _verdicts(result)
+
+
+# --------------------------------------------------------------------------- the sole row
+# A booking a call returned is one row: a price said with nothing named can only be its price.
+
+
+def test_a_price_said_of_nothing_named_is_the_sole_rows():
+    result = _check(BOATS, "The total comes to $23.10.", "Okay, book it. What is the total?")
+    assert _verdicts(result) == [("fare", "$23.10", "Contradicted")]
+    assert result.corrected is not None
+    assert result.corrected.corrected == "The total comes to $18.40."  # written as the reply did
+
+
+def test_the_sole_rows_price_is_verified():
+    result = _check(BOATS, "That will be $18.40 all in.", "Okay, book it. What is the total?")
+    assert _verdicts(result) == [("fare", "$18.40", "Verified")]
+
+
+def test_with_several_rows_a_lone_price_names_no_row():
+    two = {"entities": [*BOATS["entities"], {**BOATS["entities"][0], "id": "B2"}]}
+    two["entities"][1] = {"id": "B2", "attributes": {"jetty": "Old Dock", "fare": "26.00"}}
+    two["schema"] = BOATS["schema"]
+    result = _check(two, "The total comes to $23.10.", "Okay, book it. What is the total?")
+    assert _verdicts(result) == []
+
+
+def test_a_bare_number_is_not_given_to_the_sole_row():
+    result = _check(BOATS, "There are 3 jetties nearby.", "Where can I board?")
+    assert _verdicts(result) == []

@@ -25,6 +25,7 @@ from replyguard.models import (
 )
 from replyguard.stages.context import CallContext
 from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
+from replyguard.values import MONEY_RE, money_amount, money_key
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -302,6 +303,11 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
             return name if claimed[:1].isupper() else name.lower()
         if iso and re.fullmatch(r"\d{4}", claimed.strip()):
             return iso[:4]
+    if value_type == ValueType.money and money_key(kb_value) is None:
+        # a bare amount in the currency the reply wrote: "$14.60" for 14.60
+        m = MONEY_RE.fullmatch(claimed.strip())
+        if m is not None and not m["m1"] and money_amount(kb_value) is not None:
+            return claimed.strip().replace(m["a1"] or m["a2"], kb_value.strip(), 1)
     return kb_value
 
 

@@ -250,6 +250,9 @@ class Lexer:
                 ids, implicit = self._name_owners(name[1])
                 if not implicit:
                     return _lexeme(tokens, i, i + name[0], "ENT", entity_ids=ids)
+            street = self._street(tokens, folded, i, end)
+            if street:  # "383 Miller Avenue": an address, its words no name
+                return self._value(tokens, i, street, ValueType.text)
             j = i + 1
             if j < end and folded[j] in _UNITS and tokens[j].start - tok.end <= 1:
                 j += 1
@@ -371,6 +374,19 @@ class Lexer:
         also the value of its author's "wrote")."""
         name = self.index.names.longest(words, i)
         return name is not None and name[0] >= n and not _expects_value(previous)
+
+    def _street(self, tokens, folded, i, end) -> int:  # noqa: ANN001
+        """The end of a street address opening with the house number at i ("1422 Southwest 11th
+        Avenue", "27 harbour row"): up to four words, the last a `street-word`; 0 for none."""
+        for j in range(i + 2, min(end, i + 6)):
+            word = tokens[j - 1]
+            if word.kind not in ("word", "num") or folded[j - 1] in _FUNCTION_WORDS:
+                return 0
+            if word.kind == "num" and not word.text[-2:].isalpha():
+                return 0  # "11th" may name a street, "4 5" is no street
+            if j - i > 2 and "street-word" in self.words.markers.get(folded[j - 1]):
+                return j
+        return 0
 
     def _not_a_name(self, word: str) -> bool:
         kinds = self.words.markers.get(word)

@@ -155,6 +155,8 @@ MARKER_KINDS = (
     "discourse-opener",
     "event-confirming",
     "absence-marker",
+    "street-word",
+    "instance-request",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = (
