@@ -150,3 +150,31 @@ def test_with_several_rows_a_lone_price_names_no_row():
 def test_a_bare_number_is_not_given_to_the_sole_row():
     result = _check(BOATS, "There are 3 jetties nearby.", "Where can I board?")
     assert _verdicts(result) == []
+
+
+# --------------------------------------------------------------------------- durations
+# A number column named for a stretch of time ("wait") holds durations written without a unit.
+
+
+def test_a_wait_in_minutes_is_the_bare_wait_column():
+    ok = _check(BOATS, "The boat will reach North Quay in 9 minutes.", "How long is the wait?")
+    assert ("wait", "9 minutes", "Verified") in _verdicts(ok)
+    wrong = _check(BOATS, "The boat will reach North Quay in 14 minutes.", "How long is the wait?")
+    assert ("wait", "14 minutes", "Contradicted") in _verdicts(wrong)
+    assert wrong.corrected is not None
+    assert wrong.corrected.corrected == "The boat will reach North Quay in 9 minutes."
+
+
+def test_a_cue_for_a_column_the_kb_lacks_gives_way_to_the_timed_column():
+    result = _check(BOATS, "Your boat is 9 minutes away.", "How long is the wait?")
+    assert _verdicts(result) == [("wait", "9 minutes", "Verified")]
+
+
+@pytest.mark.parametrize(("claimed", "kind"), [("an hour", "Compatible"), ("an hour", "Mismatch")])
+def test_a_duration_in_words_against_bare_minutes(claimed, kind):
+    assert grade(ValueType.number, claimed, "60" if kind == "Compatible" else "45").kind == kind
+
+
+def test_a_duration_is_no_count():
+    result = _check(BOATS, "Up to 4 people can board, and it takes 9 minutes.", "How many fit?")
+    assert ("passengers", "9 minutes", "Contradicted") not in _verdicts(result)

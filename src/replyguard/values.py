@@ -318,6 +318,9 @@ def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
             return True
     if value_type == ValueType.number:  # "80" of "80F", and "60 degrees" of a bare 60
         said, held = number_key(claimed), number_key(kb)
+        minutes = duration_key(claimed)
+        if minutes is not None and held is not None and _num_key(float(minutes)) == held:
+            return True  # "an hour" of a bare 60 (minutes)
         if said is None or held is None or said == held:
             return False
         bare = [k for k in (said, held) if " " not in k]

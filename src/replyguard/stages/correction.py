@@ -303,6 +303,11 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
             return name if claimed[:1].isupper() else name.lower()
         if iso and re.fullmatch(r"\d{4}", claimed.strip()):
             return iso[:4]
+    bare = re.fullmatch(r"\d+(?:\.\d+)?", kb_value.strip())
+    said = re.match(r"\d+(?:\.\d+)?(?=\s?[^\W\d])", claimed.strip())
+    if value_type == ValueType.number and bare and said:
+        # a bare number in the unit the reply wrote: "6 minutes" for 6, "61 degrees" for 61
+        return kb_value.strip() + claimed.strip()[said.end() :]
     if value_type == ValueType.money and money_key(kb_value) is None:
         # a bare amount in the currency the reply wrote: "$14.60" for 14.60
         m = MONEY_RE.fullmatch(claimed.strip())

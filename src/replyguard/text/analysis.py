@@ -20,6 +20,7 @@ from replyguard.text.attachment import (
     choose_attribute,
     named_holder,
     one_value_each,
+    strictly,
 )
 from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
@@ -515,7 +516,7 @@ class Reader:
         if len(self.index.entities) != 1 or value.value_type in _OPEN_TYPES:
             return None
         (entity,) = self.index.entities.values()
-        typed = [a for a in entity.attributes if self.index.attribute_type(a) == value.value_type]
+        typed = [a for a in entity.attributes if strictly(value.value_type, a, self.index)]
         if len(typed) != 1:
             return None
         return AttachedClaim(draft, entity.label, entity.id, "Sole", typed[0], "Type", value)
