@@ -20,9 +20,9 @@ from replyguard.stages.acts import classify_reply_act, classify_turn_act
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.text.details import request_details
-from replyguard.text.lexer import LexedText, Lexeme
-from replyguard.text.temporal import WEEKDAYS
-from replyguard.text.words import content_stems
+from replyguard.text.lexer import FUNCTION_WORDS, LexedText, Lexeme
+from replyguard.text.temporal import NUMBER_WORDS, WEEKDAYS
+from replyguard.text.words import content_stems, stem
 from replyguard.values import grade
 
 if TYPE_CHECKING:
@@ -58,6 +58,26 @@ def _slots(lexed: LexedText, engine: Engine) -> dict[str, list[Lexeme]]:
     details = request_details(lexed, engine.words.markers.get, lambda lx: _is_person(lx, engine))
     for slot, lexemes in details.items():
         out.setdefault(slot, lexemes)
+    for slot, lexemes in _counts(lexed).items():
+        out.setdefault(slot, lexemes)
+    return out
+
+
+def _count(word: str) -> int | None:
+    return int(word) if word.isdigit() else NUMBER_WORDS.get(word)
+
+
+def _counts(lexed: LexedText) -> dict[str, list[Lexeme]]:
+    """How many of a thing a text asks for or confirms: "4 tickets", "three seats", "for 2
+    people" give the slot `count of <noun>` (by its stem), with the number as said."""
+    tokens = lexed.tokens
+    out: dict[str, list[Lexeme]] = {}
+    for i in range(len(tokens) - 1):
+        number, noun = tokens[i].lower, tokens[i + 1]
+        if _count(number) is None or noun.kind != "word" or noun.lower in FUNCTION_WORDS:
+            continue
+        counted = Lexeme("COUNT", i, i + 1, tokens[i].start, tokens[i].end, tokens[i].text)
+        out.setdefault(f"count of {stem(noun.lower)}", []).append(counted)
     return out
 
 
@@ -153,6 +173,8 @@ def _weekdays(text: str) -> set[str]:
 
 
 def _agrees(engine: Engine, slot: str, said: Lexeme, asked: Lexeme) -> bool:
+    if "COUNT" in (said.cat, asked.cat):
+        return _count(said.text.lower()) == _count(asked.text.lower())
     if "DETAIL" in (said.cat, asked.cat):  # "yoga" restates "a yoga activity"
         a, b = set(content_stems(said.text.split())), set(content_stems(asked.text.split()))
         return a <= b or b <= a

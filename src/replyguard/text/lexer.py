@@ -85,7 +85,7 @@ def _closes_initial(tokens: list[Token], j: int) -> bool:
 
 _OF = {"of"}
 # Capitalised words that start sentences or fill formulae without naming anything.
-_FUNCTION_WORDS = frozenset(
+FUNCTION_WORDS = frozenset(
     "a an the this that these those there here it its i you he she we they my your our their his "
     "her is are was were be been will would shall could should can may might must do does did have "
     "has had if then so and but or nor yet for because although though while when where what which "
@@ -334,7 +334,7 @@ class Lexer:
             if (
                 j - i == 1
                 and not tokens[i].is_capitalised
-                and fold(tokens[i].text) in _FUNCTION_WORDS
+                and fold(tokens[i].text) in FUNCTION_WORDS
             ):
                 return None
             return _lexeme(tokens, i, j, "ENT", entity_ids=ids, implicit_name=implicit)
@@ -380,7 +380,7 @@ class Lexer:
         Avenue", "27 harbour row"): up to four words, the last a `street-word`; 0 for none."""
         for j in range(i + 2, min(end, i + 6)):
             word = tokens[j - 1]
-            if word.kind not in ("word", "num") or folded[j - 1] in _FUNCTION_WORDS:
+            if word.kind not in ("word", "num") or folded[j - 1] in FUNCTION_WORDS:
                 return 0
             if word.kind == "num" and not word.text[-2:].isalpha():
                 return 0  # "11th" may name a street, "4 5" is no street
@@ -411,7 +411,7 @@ class Lexer:
     def _proper_name(self, tokens, folded, i, end, *, at_start: bool) -> Lexeme | None:  # noqa: ANN001
         """Capitalised words the KB does not know. A single capitalised word opening a sentence
         is a name only if it is not an English word ("Noted.", "Sure," are not names)."""
-        if folded[i] in _FUNCTION_WORDS:
+        if folded[i] in FUNCTION_WORDS:
             return None  # "The Budget Review": the name starts after the article
         j = i
         while j < end and (
@@ -430,7 +430,7 @@ class Lexer:
         while j > i and folded[j - 1] in _NAME_CONNECTORS:
             j -= 1
         if j - i == 1 and (
-            folded[i] in _FUNCTION_WORDS
+            folded[i] in FUNCTION_WORDS
             # a common word: emphasis ("Coffee places", "Chinese restaurants"), unless it
             # stands alone mid-sentence ("Directions to Shell are ...", "is Shell at ...")
             or (self._emphasis(folded[i]) and (at_start or not _stands_alone(tokens, folded, i)))
@@ -533,7 +533,7 @@ _BEFORE_VALUE = frozenset("a an the actually really also just truly".split())
 def _stands_alone(tokens: list[Token], folded: list[str], i: int) -> bool:
     """A word followed by punctuation, the end or a function word: not a modifier of the noun
     after it."""
-    return i + 1 >= len(tokens) or tokens[i + 1].kind != "word" or folded[i + 1] in _FUNCTION_WORDS
+    return i + 1 >= len(tokens) or tokens[i + 1].kind != "word" or folded[i + 1] in FUNCTION_WORDS
 
 
 _LOCATIVES = frozenset("in for at near to from around outside".split())

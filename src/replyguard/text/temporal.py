@@ -106,7 +106,7 @@ _MONTHS = (
     "november",
     "december",
 )
-_NUMBER_WORDS = {
+NUMBER_WORDS = {
     "one": 1,
     "two": 2,
     "three": 3,
@@ -250,7 +250,7 @@ def _weekday_index(word: str) -> int | None:
 
 def _number(token: Token) -> float:
     if token.type == "NUMBER_WORD":
-        return _NUMBER_WORDS[token.lower()]
+        return NUMBER_WORDS[token.lower()]
     if token.type == "DECIMAL":
         return float(token)
     return int(token.rstrip("stndrhSTNDRH").replace(",", ""))
