@@ -1,6 +1,6 @@
-"""A confirmation restates how many of a thing the user asked for: "I want 3 passes" confirmed as
-"2 passes" contradicts the user, "three passes" or "3 passes" does not. "I'd like", "I want" and
-"please confirm" mark the request and its confirmation."""
+"""A confirmation restates how many of a thing the user asked for: "book 3 passes" confirmed as
+"2 passes" contradicts the user, "three passes" or "3 passes" does not; "please confirm" and "to
+confirm" mark a confirmation, and a part of the day is restated by any time in it."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ KB = {
     ]
 }
 TURNS = [
-    Turn(id="T1", speaker="user", text="I'd like to book Sunrise Lengths at Tarn Lido."),
+    Turn(id="T1", speaker="user", text="Book Sunrise Lengths at Tarn Lido in the morning."),
     Turn(id="T2", speaker="assistant", text="How many passes do you need?"),
-    Turn(id="T3", speaker="user", text="I want 3 passes please."),
+    Turn(id="T3", speaker="user", text="Please book 3 passes."),
 ]
 
 
@@ -56,3 +56,7 @@ def test_the_same_count_restates_the_request(engine: Engine, reply: str) -> None
 
 def test_a_count_of_another_thing_is_no_restatement(engine: Engine) -> None:
     assert _prior_flags(engine, "Please confirm: 3 passes for lane 2 with 1 towel.") == []
+
+
+def test_a_part_of_the_day_is_restated_by_a_time(engine: Engine) -> None:
+    assert _prior_flags(engine, "Please confirm: 3 passes for Sunrise Lengths at 7 am.") == []
