@@ -39,14 +39,8 @@ from replyguard.text.words import STOPWORDS, content_stems, stem
 if TYPE_CHECKING:
     from replyguard.engine import Engine
 
-# "when" is answered by a time, a day or year ("it came out in 2013"), or a wait ("in 4 minutes")
-_TIME_TYPES = {
-    ValueType.time,
-    ValueType.datetime,
-    ValueType.date,
-    ValueType.year,
-    ValueType.duration,
-}
+# "when" is answered by a time, a year ("it came out in 2013") or a wait ("in 4 minutes")
+_TIME_TYPES = {ValueType.time, ValueType.datetime, ValueType.year, ValueType.duration}
 _DATE_TYPES = {ValueType.date, ValueType.datetime, ValueType.year}
 _NUMBER_TYPES = {ValueType.number, ValueType.money, ValueType.percent, ValueType.duration}
 
