@@ -54,7 +54,9 @@ DURATION_RE = re.compile(
     r"(?P<n>\d+(?:\.\d+)?)\s?(?P<u>minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?)\b",
     re.IGNORECASE,
 )
-UNIT_NUMBER_RE = re.compile(r"(?P<n>-?\d[\d,]*(?:\.\d+)?)\s?(?P<u>[A-Za-z°]+\.?)")
+UNIT_NUMBER_RE = re.compile(
+    r"(?P<n>-?\d[\d,]*(?:\.\d+)?)\s?(?:degrees?\s+(?=[FfCc]))?(?P<u>[A-Za-z°]+\.?)"
+)
 
 _MONEY_CODES = {
     "$": "USD",
@@ -89,6 +91,7 @@ _UNIT_ALIASES = {
     "f": "fahrenheit",
     "°f": "fahrenheit",
     "c": "celsius",
+    "celsius": "celsius",
     "°c": "celsius",
     "feet": "foot",
     "ft": "foot",
@@ -165,7 +168,8 @@ def _num_key(x: float) -> str:
 
 def _unit(u: str) -> str:
     u = u.lower().rstrip(".")
-    u = _UNIT_ALIASES.get(u, u)
+    if u in _UNIT_ALIASES:
+        return _UNIT_ALIASES[u]
     return u[:-1] if len(u) > 3 and u.endswith("s") else u
 
 
@@ -207,6 +211,16 @@ def rate_amount(text: str) -> str | None:
     """The amount of a price per unit ("£15" of "£15 per day"), None for any other text."""
     rate = _RATE_RE.fullmatch(text.strip())
     return rate["money"] if rate is not None and MONEY_RE.fullmatch(rate["money"]) else None
+
+
+def money_amount(text: str) -> str | None:
+    """The amount of a money value as a bare number ("12.50" of "$12.50", "1500" of "€1.5k"),
+    or None for text that is no money value."""
+    key = money_key(text)
+    if key is None:
+        n = _number(text.strip())
+        return None if n is None else f"{n:.2f}"
+    return key.split(":", 1)[1]
 
 
 def duration_key(text: str) -> str | None:
@@ -329,7 +343,8 @@ def value_head(text: str) -> str | None:
 
 def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
     """A less precise claim that agrees with the KB value: a year or weekday of a KB date, a
-    number without the KB's unit ("80" in "80-100F"), the head words of a qualified value
+    number without the KB's unit ("80" in "80-100F"), an amount with or without the currency a
+    money column leaves unstated ("$12.50" of 12.50), the head words of a qualified value
     ("head baker" of "Head Baker - Sourdough")."""
     if value_type in _WORDY:
         head = value_head(kb)
@@ -337,10 +352,16 @@ def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
             return True
     if value_type == ValueType.number:  # "80" of "80F", and "60 degrees" of a bare 60
         said, held = number_key(claimed), number_key(kb)
+        minutes = duration_key(claimed)
+        if minutes is not None and held is not None and _num_key(float(minutes)) == held:
+            return True  # "an hour" of a bare 60 (minutes)
         if said is None or held is None or said == held:
             return False
         bare = [k for k in (said, held) if " " not in k]
         return len(bare) == 1 and said.split(" ")[0] == held.split(" ")[0]
+    if value_type == ValueType.money:  # "$12.50" of a money column holding a bare 12.50
+        said, held = money_key(claimed), money_key(kb)
+        return (said is None) != (held is None) and money_amount(claimed) == money_amount(kb)
     if value_type in (ValueType.date, ValueType.datetime, ValueType.year):
         kb_iso = normalise_date(kb) or (kb if YEAR_RE.fullmatch(kb.strip()) else None)
         if not kb_iso:

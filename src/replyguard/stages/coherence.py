@@ -41,7 +41,8 @@ from replyguard.text.words import STOPWORDS, content_stems, stem
 if TYPE_CHECKING:
     from replyguard.engine import Engine
 
-_TIME_TYPES = {ValueType.time, ValueType.datetime}
+# "when" is answered by a time, a year ("it came out in 2013") or a wait ("in 4 minutes")
+_TIME_TYPES = {ValueType.time, ValueType.datetime, ValueType.year, ValueType.duration}
 _DATE_TYPES = {ValueType.date, ValueType.datetime, ValueType.year}
 _NUMBER_TYPES = {ValueType.number, ValueType.money, ValueType.percent, ValueType.duration}
 # kinds of answer a stated value is (an entity, a manner or a reason may be said in words)
@@ -196,6 +197,7 @@ def _coverage_evidence(
             direct_answer(reply.lexed) is not None,
             bool(reply.lexed.markers_of("affirmative-marker")),
             bool(reply.lexed.markers_of("negative-marker")),
+            _states_asked(ctx, focus_attribute),
         )
     if qtype == QuestionType.Alternative:
         query_values = {
@@ -264,6 +266,24 @@ def _answers_another(engine: Engine, ctx: CallContext, expected: str, present: b
 
 def _asks_several(query: str) -> bool:
     return sum(w in WH_WORDS for w in re.findall(r"[a-z]+", query.lower())) > 1
+
+
+def _states_asked(ctx: CallContext, focus_attribute: str | None) -> bool:
+    """Whether the reply answers a yes/no question by stating what it asks about: a value of
+    the attribute the question names or of the kind of value it holds ("Is it from 2015?" -
+    "It's from 2011"), or, to a question asking for things (`instance-request`: "Can you find
+    ...", "anything else?"), a KB entity the question does not name."""
+    query = ctx.query_reading.lexed
+    kinds = {lx.value_type for lx in query.lexemes if lx.cat == "VAL" and lx.value_type}
+    if any(
+        c.attached.predicate == focus_attribute or c.attached.value.value_type in kinds
+        for c in ctx.claims
+    ):
+        return True
+    if not query.markers_of("instance-request"):
+        return False
+    asked = {m.entity_id for m in ctx.query_reading.mentions}
+    return any(m.entity_id not in asked for m in ctx.reply.mentions)
 
 
 def _has_answer_type(engine: Engine, ctx: CallContext, expected: str) -> bool:

@@ -25,7 +25,7 @@ from replyguard.models import (
 )
 from replyguard.stages.context import CallContext
 from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
-from replyguard.values import MONEY_RE, rate_amount, value_head, value_key
+from replyguard.values import MONEY_RE, money_amount, money_key, rate_amount, value_head, value_key
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -331,6 +331,16 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
             return iso[:4]
         if iso and len(iso) == 10 and not re.search(r"\d{4}", claimed):
             return _day_and_month(date.fromisoformat(iso), claimed)
+    bare = re.fullmatch(r"\d+(?:\.\d+)?", kb_value.strip())
+    said = re.match(r"\d+(?:\.\d+)?(?=\s?[^\W\d])", claimed.strip())
+    if value_type == ValueType.number and bare and said:
+        # a bare number in the unit the reply wrote: "6 minutes" for 6, "61 degrees" for 61
+        return kb_value.strip() + claimed.strip()[said.end() :]
+    if value_type == ValueType.money and money_key(kb_value) is None:
+        # a bare amount in the currency the reply wrote: "$14.60" for 14.60
+        m = MONEY_RE.fullmatch(claimed.strip())
+        if m is not None and not m["m1"] and money_amount(kb_value) is not None:
+            return claimed.strip().replace(m["a1"] or m["a2"], kb_value.strip(), 1)
     head = value_head(kb_value)
     if head is not None and _words_but_numbers(claimed) == _words_but_numbers(head):
         return head  # "11 Orchard Wynd" for "9 Orchard Wynd, Kelso": only the part said

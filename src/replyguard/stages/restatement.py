@@ -162,6 +162,8 @@ def _agrees(engine: Engine, slot: str, said: Lexeme, asked: Lexeme) -> bool:
     if said.cat == "ENT" or asked.cat == "ENT":
         return said.entity_ids == asked.entity_ids
     t1, t2 = said.temporal, asked.temporal
+    if "part_of_day" in (getattr(t1, "kind", None), getattr(t2, "kind", None)):
+        return True  # "in the afternoon" is restated by any time the reply gives for it
     if t1 is not None and t2 is not None:  # "tomorrow" and "Tuesday" may be the same day
         if slot == "time" and t1.time is not None and t2.time is not None:
             return t1.time == t2.time

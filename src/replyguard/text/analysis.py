@@ -20,6 +20,7 @@ from replyguard.text.attachment import (
     choose_attribute,
     named_holder,
     one_value_each,
+    strictly,
 )
 from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
@@ -51,6 +52,8 @@ _ORG_WORDS = {
 }
 _PLACE_PREPOSITIONS = {"in", "at", "near", "to", "from"}
 _LEX_CACHE_SIZE = 4096
+# value types that say nothing of which attribute holds them ("2", "Oban")
+_OPEN_TYPES = (None, ValueType.number, ValueType.text, ValueType.enum, ValueType.entity)
 
 
 @dataclass
@@ -480,7 +483,9 @@ class Reader:
         if draft.negated:
             return None
         if not named:
-            by_values = self._by_values(draft, resolver, sentence, None)
+            by_values = self._by_values(draft, resolver, sentence, None) or (
+                None if owners else self._sole(draft)
+            )
             if by_values is not None:
                 return by_values
         if draft.foreign and not (draft.basis == "Cue" and not named):
@@ -507,6 +512,19 @@ class Reader:
         return AttachedClaim(
             draft, entity.label, entity.id, "Implicit", picked[0], picked[1], draft.value
         )
+
+    def _sole(self, draft: ClaimDraft) -> AttachedClaim | None:
+        """ "The total is $49.20" against a KB of one row (the booking a call returned): the
+        value is that row's when exactly one of its attributes holds values of its very type (a
+        price, a time, a date; a bare number or a text could be anything)."""
+        value = draft.value
+        if len(self.index.entities) != 1 or value.value_type in _OPEN_TYPES:
+            return None
+        (entity,) = self.index.entities.values()
+        typed = [a for a in entity.attributes if strictly(value.value_type, a, self.index)]
+        if len(typed) != 1:
+            return None
+        return AttachedClaim(draft, entity.label, entity.id, "Sole", typed[0], "Type", value)
 
     def _attach_named(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
         """A value no subject claims, of the attribute the sentence names, held by one entity
@@ -612,14 +630,15 @@ class Reader:
     def _attach_by_type(
         self, draft: ClaimDraft, resolver: ReferenceResolver, sentence: _Sentence
     ) -> AttachedClaim | None:
-        """ "I have one meeting. It is Monday at 1 pm.": an impersonal "it is" with a time or
-        date is about the entity most in focus when exactly one of its attributes takes that
-        type of value. (A bare number could be anything: "directions to 5672 Barringer St"; a
-        value before the verb qualifies the subject: "Today's game is at 11 am".)"""
+        """ "I have one meeting. It is Monday at 1 pm.": an impersonal "it is" with a time,
+        date or year ("It's from 2016") is about the entity most in focus when exactly one of
+        its attributes takes that type of value. (A bare number could be anything: "directions
+        to 5672 Barringer St"; a value before the verb qualifies the subject: "Today's game is
+        at 11 am".)"""
         value = draft.value
         if (
             draft.subject is not None
-            or value.value_type not in WHEN_TYPES
+            or (value.value_type not in WHEN_TYPES and value.value_type != ValueType.year)
             or value.start not in sentence.after_copula
         ):
             return None

@@ -18,7 +18,7 @@ from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import stem
-from replyguard.values import order_key
+from replyguard.values import number_key, order_key
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
 _YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
@@ -37,10 +37,36 @@ _COMPATIBLE: dict[ValueType, set[ValueType]] = {
 }
 
 
+_AMOUNTS = (ValueType.money, ValueType.percent)
+
+
+def measured(text: str) -> bool:
+    """A number said with a unit that is neither a currency nor a percent ("3 people",
+    "12 miles")."""
+    key = number_key(text)
+    return key is not None and " " in key
+
+
 def compatible(value_type: ValueType | None, attribute_type: ValueType) -> bool:
     if value_type is None or value_type in _TEXTUAL:
         return attribute_type in _TEXTUAL
     return attribute_type in _COMPATIBLE.get(value_type, {value_type})
+
+
+def strictly(value_type: ValueType | None, attribute: str, index: KBIndex) -> bool:
+    """The attribute holds values of exactly this type (a duration: a column named for one)."""
+    if value_type == ValueType.duration and attribute in index.timed:
+        return True
+    return value_type not in (None, *_TEXTUAL) and index.attribute_type(attribute) == value_type
+
+
+def fits_attribute(value_type: ValueType | None, attribute: str, index: KBIndex) -> bool:
+    """Whether a value of this type may be the attribute's: its type is compatible, or it is a
+    duration and the attribute a number column named for a stretch of time ("wait_time")."""
+    atype = index.attribute_type(attribute)
+    return compatible(value_type, atype) or (
+        value_type == ValueType.duration and attribute in index.timed
+    )
 
 
 @dataclass
@@ -173,7 +199,9 @@ def choose_attribute(
             and _YEAR_LIKE.fullmatch(value.text)
         ):
             return True  # "released in 1865": the temporal grammar only reads 1900-2199 as years
-        return compatible(vtype, atype)
+        if vtype == ValueType.number and atype in _AMOUNTS and measured(value.text):
+            return False  # "for 3 people", "63 degrees": a count or a measure is no price
+        return fits_attribute(vtype, attribute, index)
 
     def best(candidates: list[str]) -> str | None:
         """The candidate the sentence names most, then one the subject holds; None when it
@@ -196,6 +224,11 @@ def choose_attribute(
         return ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
+    if entity is not None and cued and not any(a in index.schema for a in cued):
+        # a lexicon cue for a column no entity has ("11 minutes away" -> distance) gives way to
+        # the one attribute of the entity a value of this very type fills ("pickup_wait")
+        own = [a for a in held if a in index.schema and fits(a) and strictly(vtype, a, index)]
+        cued = own if len(own) == 1 else cued
     if draft.range_end is not None:
         # "open from 8:00 until 16:00": each end of a range of times against its own bound
         cued = list(dict.fromkeys(_range_bound(a, draft.range_end, index) for a in cued))

@@ -97,7 +97,7 @@ def request_details(
 
 def count_details(lexed: LexedText) -> dict[str, list[Lexeme]]:
     """How many of a thing a text asks for or restates: "4 tickets", "three tickets" give the
-    slot "count of ticket" a COUNT lexeme whose value_key is the number. A number inside another
+    slot "count of ticket" a COUNT lexeme (the number) whose value_key is its value. A number inside another
     value ("7 pm", "$40") counts nothing."""
     tokens = lexed.tokens
     taken = {
@@ -118,7 +118,7 @@ def count_details(lexed: LexedText) -> dict[str, list[Lexeme]]:
         stems = content_stems([noun.text])
         if not stems:
             continue
-        text = lexed.text[token.start : noun.end]
-        count = Lexeme("COUNT", i, i + 2, token.start, noun.end, text, value_key=str(number))
+        # the number is the detail said ("2" of "2 passes"): what a restatement must keep
+        count = Lexeme("COUNT", i, i + 1, token.start, token.end, token.text, value_key=str(number))
         out.setdefault(f"count of {stems[0]}", []).append(count)
     return out

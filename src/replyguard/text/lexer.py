@@ -60,6 +60,8 @@ _UNITS = {
     "c",
     "°c",
     "degrees",
+    "fahrenheit",
+    "celsius",
     "feet",
     "ft",
     "meters",
@@ -77,6 +79,7 @@ _UNITS = {
     "units",
     "times",
 }
+_SCALES = {"fahrenheit", "celsius", "f", "c"}  # of temperature, after "degrees"
 _POSSESSIVE_PRONOUNS = {"his", "her", "its", "their"}
 _OBJECT_PRONOUNS = {"it", "him", "her", "them"}
 _NAME_CONNECTORS = {"of", "de", "van", "von", "del", "la", "&"}
@@ -89,7 +92,7 @@ def _closes_initial(tokens: list[Token], j: int) -> bool:
 
 _OF = {"of"}
 # Capitalised words that start sentences or fill formulae without naming anything.
-_FUNCTION_WORDS = frozenset(
+FUNCTION_WORDS = frozenset(
     "a an the this that these those there here it its i you he she we they my your our their his "
     "her is are was were be been will would shall could should can may might must do does did have "
     "has had if then so and but or nor yet for because although though while when where what which "
@@ -271,9 +274,14 @@ class Lexer:
                 ids, implicit = self._name_owners(name[1])
                 if not implicit:
                     return _lexeme(tokens, i, i + name[0], "ENT", entity_ids=ids)
+            street = self._street(tokens, folded, i, end)
+            if street:  # "383 Miller Avenue": an address, its words no name
+                return self._value(tokens, i, street, ValueType.text)
             j = i + 1
             if j < end and folded[j] in _UNITS and tokens[j].start - tok.end <= 1:
                 j += 1
+                if j < end and folded[j] in _SCALES and folded[j - 1] == "degrees":
+                    j += 1  # "59 degrees Fahrenheit": the scale is part of the measure
             return self._value(tokens, i, j, ValueType.number)
         words = folded[:end]
         candidates = []
@@ -358,7 +366,7 @@ class Lexer:
             if (
                 j - i == 1
                 and not tokens[i].is_capitalised
-                and fold(tokens[i].text) in _FUNCTION_WORDS
+                and fold(tokens[i].text) in FUNCTION_WORDS
             ):
                 return None
             return _lexeme(tokens, i, j, "ENT", entity_ids=ids, implicit_name=implicit)
@@ -431,6 +439,19 @@ class Lexer:
             and (not _expects_value(previous) or self._owner(previous))
         )
 
+    def _street(self, tokens, folded, i, end) -> int:  # noqa: ANN001
+        """The end of a street address opening with the house number at i ("1422 Southwest 11th
+        Avenue", "27 harbour row"): up to four words, the last a `street-word`; 0 for none."""
+        for j in range(i + 2, min(end, i + 6)):
+            word = tokens[j - 1]
+            if word.kind not in ("word", "num") or folded[j - 1] in FUNCTION_WORDS:
+                return 0
+            if word.kind == "num" and not word.text[-2:].isalpha():
+                return 0  # "11th" may name a street, "4 5" is no street
+            if j - i > 2 and "street-word" in self.words.markers.get(folded[j - 1]):
+                return j
+        return 0
+
     def _not_a_name(self, word: str) -> bool:
         kinds = self.words.markers.get(word)
         return "discourse-opener" in kinds or "not-a-name" in kinds
@@ -454,7 +475,7 @@ class Lexer:
     def _proper_name(self, tokens, folded, i, end, *, at_start: bool) -> Lexeme | None:  # noqa: ANN001
         """Capitalised words the KB does not know. A single capitalised word opening a sentence
         is a name only if it is not an English word ("Noted.", "Sure," are not names)."""
-        if folded[i] in _FUNCTION_WORDS:
+        if folded[i] in FUNCTION_WORDS:
             return None  # "The Budget Review": the name starts after the article
         j = i
         while j < end and (
@@ -473,7 +494,7 @@ class Lexer:
         while j > i and folded[j - 1] in _NAME_CONNECTORS:
             j -= 1
         if j - i == 1 and (
-            folded[i] in _FUNCTION_WORDS
+            folded[i] in FUNCTION_WORDS
             # a common word: emphasis ("Coffee places", "Chinese restaurants"), unless it
             # stands alone mid-sentence ("Directions to Shell are ...", "is Shell at ...")
             or (self._emphasis(folded[i]) and (at_start or not _stands_alone(tokens, folded, i)))
@@ -576,7 +597,7 @@ _BEFORE_VALUE = frozenset("a an the actually really also just truly".split())
 def _stands_alone(tokens: list[Token], folded: list[str], i: int) -> bool:
     """A word followed by punctuation, the end or a function word: not a modifier of the noun
     after it."""
-    return i + 1 >= len(tokens) or tokens[i + 1].kind != "word" or folded[i + 1] in _FUNCTION_WORDS
+    return i + 1 >= len(tokens) or tokens[i + 1].kind != "word" or folded[i + 1] in FUNCTION_WORDS
 
 
 _LOCATIVES = frozenset("in for at near to from around outside".split())

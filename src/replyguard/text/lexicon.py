@@ -187,6 +187,9 @@ MARKER_KINDS = (
     "discourse-opener",
     "event-confirming",
     "absence-marker",
+    "street-word",
+    "instance-request",
+    "duration-word",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = (
@@ -368,6 +371,14 @@ class KBIndex:
             s.value_type in WHEN_TYPES for s in kb.attribute_schema.values()
         )
         self.range_bounds = words.range_bounds
+        # number columns named for a stretch of time ("wait_time", "trip_length"): they hold
+        # durations written without their unit
+        self.timed = frozenset(
+            a
+            for a, spec in self.schema.items()
+            if spec.value_type == ValueType.number
+            and any("duration-word" in words.markers.get(p) for p in a.lower().split("_"))
+        )
         self._holders: dict[tuple[str, str], list[str]] | None = None
         self._value_runs: dict[str, list[PhraseKey]] | None = None
         self._attribute_holders: dict[str, list[str]] | None = None

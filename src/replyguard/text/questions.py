@@ -50,6 +50,8 @@ _AUX = frozenset(
     ]
 )
 WH_WORDS = frozenset(["what", "which", "who", "whom", "whose", "where", "when", "why"])
+# a wh-word and "is" typed without the apostrophe: "whats the price?", "wheres it?"
+_WH_IS = {"whats": "what", "wheres": "where", "whos": "who", "whens": "when", "hows": "how"}
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,9 @@ def classify_question(text: str) -> QuestionForm:
             break
         if tok.kind == "clitic":
             cls = "AUX" if low in ("'s", "'re") and words and words[-1][0] == "WH" else "W"
+        elif low in _WH_IS:
+            words.append(("HOW" if _WH_IS[low] == "how" else "WH", _WH_IS[low]))
+            cls, low = "AUX", "is"
         elif low in _AUX:
             cls = "AUX"
         elif low in WH_WORDS:

@@ -17,11 +17,11 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from replyguard.models import ValueType
-from replyguard.text.attachment import compatible
+from replyguard.text.attachment import fits_attribute, measured
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import WEEKDAYS
-from replyguard.values import value_key
+from replyguard.values import money_amount, value_key
 
 _TEXTUAL = (ValueType.text, ValueType.enum)
 # temporal mentions that name a day, whose weekday a weekday column may hold
@@ -70,12 +70,17 @@ class RowFinder:
                 if value.attributes and attribute not in value.attributes:
                     continue
                 # a textual column may hold any value as written ("friday", "the 8th")
-                if not compatible(value.value_type, spec.value_type) and (
+                if not fits_attribute(value.value_type, attribute, self.index) and (
                     value.attributes or spec.value_type not in _TEXTUAL
                 ):
                     continue
+                said = texts
+                if spec.value_type == ValueType.money and value.value_type == ValueType.money:
+                    said = [*texts, money_amount(value.text) or ""]  # a bare amount column
+                elif spec.value_type == ValueType.number and measured(value.text):
+                    said = [*texts, value.text.split()[0]]  # "9 minutes" of a bare 9
                 ids = set().union(
-                    *(table.get((attribute, value_key(spec.value_type, t)), ()) for t in texts)
+                    *(table.get((attribute, value_key(spec.value_type, t)), ()) for t in said)
                 )
                 if ids:
                     found[attribute] = frozenset(ids)

@@ -59,6 +59,10 @@ _ABBREVIATIONS = {
 _TITLES = {"mr", "mrs", "ms", "dr", "prof", "mt"}
 _INITIALISM_RE = re.compile(r"(?:[^\W\d_]{1,2}\.)+[^\W\d_]{1,2}")
 _SENTENCE_END = {".", "!", "?"}
+# A full stop typed without the space after it, between a word and the capitalised word that
+# opens the next sentence ("at Alcatraz Island.You should"); initialisms ("D.C", "J.K") and
+# domains ("example.com") have parts of one or two letters, or no capital after the dot.
+_RUN_ON = re.compile(r"(?<=[^\W\d_][a-z]{2})(\.)(?=[A-Z](?:[a-z]|$))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +96,13 @@ def tokenize(text: str) -> list[Token]:
         if kind in ("money",) and not any(c.isdigit() for c in m.group()):
             kind = "word"
         if kind == "word":
-            tokens.extend(_split_clitic(m.group(), m.start()))
+            start = m.start()
+            for part in _RUN_ON.split(m.group()):  # "Brooklyn.Is it": a stop with no space
+                if part == ".":
+                    tokens.append(Token(part, start, start + 1, "punct"))
+                elif part:
+                    tokens.extend(_split_clitic(part, start))
+                start += len(part)
             continue
         tokens.append(Token(m.group(), m.start(), m.end(), kind))
     return tokens
