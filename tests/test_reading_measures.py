@@ -178,3 +178,10 @@ def test_a_duration_in_words_against_bare_minutes(claimed, kind):
 def test_a_duration_is_no_count():
     result = _check(BOATS, "Up to 4 people can board, and it takes 9 minutes.", "How many fit?")
     assert ("passengers", "9 minutes", "Contradicted") not in _verdicts(result)
+
+
+def test_the_amount_of_free_is_zero():
+    from replyguard.values import money_amount
+
+    assert money_amount("free") == "0"
+    assert money_amount("$12.50") == "12.50"

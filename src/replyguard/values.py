@@ -220,7 +220,7 @@ def money_amount(text: str) -> str | None:
     if key is None:
         n = _number(text.strip())
         return None if n is None else f"{n:.2f}"
-    return key.split(":", 1)[1]
+    return key.rpartition(":")[2]  # "USD:12.50"; "free" is the currency-less "0"
 
 
 def duration_key(text: str) -> str | None:
