@@ -97,8 +97,8 @@ def request_details(
 
 def count_details(lexed: LexedText) -> dict[str, list[Lexeme]]:
     """How many of a thing a text asks for or restates: "4 tickets", "three tickets" give the
-    slot "count of ticket" a COUNT lexeme (the number) whose value_key is its value. A number inside another
-    value ("7 pm", "$40") counts nothing."""
+    slot "count of ticket" a COUNT lexeme (the number) whose value_key is its value. A number
+    inside another value ("7 pm", "$40") counts nothing."""
     tokens = lexed.tokens
     taken = {
         k
