@@ -11,6 +11,8 @@ from replyguard.text.analysis import ReadText
 from replyguard.text.attachment import AttachedClaim
 from replyguard.text.passages import Passages
 
+CHECKED = ("Verified", "Contradicted", "HistoryConflict")  # statuses that checked a claim
+
 
 @dataclass
 class ClaimRecord:

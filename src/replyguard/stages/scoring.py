@@ -38,7 +38,7 @@ from replyguard.models import (
     UnreadValue,
     ValueType,
 )
-from replyguard.stages.context import CallContext, ClaimRecord
+from replyguard.stages.context import CHECKED, CallContext, ClaimRecord
 from replyguard.text.analysis import unread_values
 from replyguard.values import fold, value_key
 
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
 
 _QUOTE_LIMIT = 160
 _QUOTE_OPEN = "<reply-quote>"
-_CHECKED = ("Verified", "Contradicted", "HistoryConflict")  # statuses that checked a claim
 
 
 def quote_for_llm(text: str) -> str:
@@ -189,7 +188,7 @@ def findings(
         contradicted=contradicted,
         shaky=[r for r in contradicted if not _kb_trusted(engine, r)],
         conflicts=conflicts,
-        checked=sum(r.status in _CHECKED for r in ctx.claims),
+        checked=sum(r.status in CHECKED for r in ctx.claims),
         # a flag over a contradicted claim is accounted for by the claim (corrected or not)
         wrong=[f for f in by_kind.get("Wrong", []) if not over(contradicted, f)],
         invented=by_kind.get("Invented", []),

@@ -10,9 +10,7 @@ from __future__ import annotations
 from replyguard.metta_host import Sym
 from replyguard.models import HallucinationType, Span
 from replyguard.stages.candidates import Candidate
-from replyguard.stages.context import CallContext
-
-_CHECKED = ("Verified", "Contradicted", "HistoryConflict")
+from replyguard.stages.context import CHECKED, CallContext
 
 
 def speculation_candidates(ctx: CallContext) -> list[Candidate]:
@@ -25,7 +23,7 @@ def speculation_candidates(ctx: CallContext) -> list[Candidate]:
         if not said or ctx.response[sentence.start : sentence.end].rstrip().endswith("?"):
             continue
         checked = any(
-            sentence.start <= r.span.start < sentence.end and r.status in _CHECKED
+            sentence.start <= r.span.start < sentence.end and r.status in CHECKED
             for r in ctx.claims
         )
         out.append(
