@@ -52,6 +52,17 @@ _AUX = frozenset(
 WH_WORDS = frozenset(["what", "which", "who", "whom", "whose", "where", "when", "why"])
 # a wh-word and "is" typed without the apostrophe: "whats the price?", "wheres it?"
 _WH_IS = {"whats": "what", "wheres": "where", "whos": "who", "whens": "when", "hows": "how"}
+# Verbs under which a wh-clause is a question ("tell me when it opens", "I wonder who sings it");
+# elsewhere, in a sentence without "?", it is a free relative ("That is what I wanted").
+_ASKING = frozenset(
+    ["tell", "know", "ask", "wonder", "check", "show", "find", "see", "explain", "confirm"]
+    + ["remind", "say", "guess", "learn", "figure", "understand", "sure", "idea", "curious"]
+)
+# Verbs by which "can you ... me X?" asks what X is ("Could you give me their number?")
+_TELLING = frozenset(["tell", "give", "show", "send", "text", "email", "share"])
+_DETERMINERS = frozenset(
+    ["the", "a", "an", "its", "their", "his", "her", "your", "my", "our", "this", "that"]
+)
 
 
 @dataclass(frozen=True)
@@ -137,5 +148,42 @@ def classify_question(text: str) -> QuestionForm:
         words.append((cls, tok.text))
     if not words:
         return QuestionForm(QuestionType.Statement)
-    tree = question_parser().parse(words)
-    return QuestionTransformer().transform(tree)
+    asked = _asks_what(words)
+    if asked is not None:
+        return asked
+    form = QuestionTransformer().transform(question_parser().parse(words))
+    if form.question_type in (QuestionType.Wh, QuestionType.How) and _free_relative(words):
+        return QuestionForm(QuestionType.Statement)
+    return form
+
+
+def _asks_what(words: list[tuple[str, str]]) -> QuestionForm | None:
+    """ "Can you tell me the cost?", "Could you let me know their address?": a request to be told
+    something asks what it is, its head the first word after the determiners. (With a wh-word
+    after the verb, "can you tell me when it opens?", the grammar reads the embedded question.)"""
+    low = [w.lower() for _, w in words]
+    if len(low) < 3 or words[0][0] != "AUX" or low[1] != "you":
+        return None
+    i = 3 if low[2] == "please" else 2
+    if low[i : i + 3] in (["let", "me", "know"], ["let", "us", "know"]):
+        i += 3
+    elif i < len(low) and low[i] in _TELLING:
+        i += 2 if i + 1 < len(low) and low[i + 1] in ("me", "us") else 1
+    else:
+        return None
+    if any(cls in ("WH", "HOW") for cls, _ in words[i:]):
+        return None
+    while i < len(low) and low[i] in _DETERMINERS:
+        i += 1
+    if i >= len(low) or words[i][0] != "W":
+        return None
+    return QuestionForm(QuestionType.Wh, "what", low[i])
+
+
+def _free_relative(words: list[tuple[str, str]]) -> bool:
+    """ "This is exactly what I want.": a wh-word inside a sentence that asks nothing (no "?",
+    no verb of asking or knowing before it) opens a relative clause, not a question."""
+    if words[-1][0] == "END" or words[0][0] in ("WH", "HOW"):
+        return False
+    lead = next(i for i, (cls, _) in enumerate(words) if cls in ("WH", "HOW"))
+    return not any(w.lower() in _ASKING for _, w in words[:lead])

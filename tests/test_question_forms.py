@@ -1,0 +1,98 @@
+"""How a user's message is classified (text/questions.py): requests to be told something ask
+what it is, and a wh-word in a sentence that asks nothing is no question."""
+
+import pytest
+
+from replyguard.models import QuestionType
+from replyguard.text.questions import classify_question
+
+
+@pytest.mark.parametrize(
+    ("message", "head"),
+    [
+        ("Could you tell me the deposit?", "deposit"),
+        ("Can you give me their fax number?", "fax"),
+        ("Would you please send me the postcode?", "postcode"),
+        ("Could you let me know the cancellation fee?", "cancellation"),
+        ("Will you show us your menu?", "menu"),
+    ],
+)
+def test_a_request_to_be_told_asks_what_its_object_is(message, head):
+    form = classify_question(message)
+    assert (form.question_type, form.wh_word, form.head) == (QuestionType.Wh, "what", head)
+
+
+def test_an_embedded_question_after_a_request_keeps_its_own_wh_word():
+    form = classify_question("Can you tell me where the ferry leaves from?")
+    assert (form.question_type, form.wh_word) == (QuestionType.Wh, "where")
+
+
+@pytest.mark.parametrize(
+    "message", ["Can you book me a table?", "Could you find a kennel nearby?", "Can you swim?"]
+)
+def test_other_requests_and_questions_stay_yes_no(message):
+    assert classify_question(message).question_type == QuestionType.YesNo
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["That is what we were hoping for.", "The blue one is what I will take.", "Do what works."],
+)
+def test_a_free_relative_in_a_statement_is_no_question(message):
+    assert classify_question(message).question_type == QuestionType.Statement
+
+
+@pytest.mark.parametrize(
+    ("message", "wh"),
+    [
+        ("I'd like to know when the clinic opens.", "when"),
+        ("I wonder who painted it.", "who"),
+        ("Please check which vets are free on Monday.", "which"),
+        ("So that is what you charge?", "what"),
+    ],
+)
+def test_a_wh_clause_under_a_verb_of_asking_or_with_a_question_mark_asks(message, wh):
+    form = classify_question(message)
+    assert (form.question_type, form.wh_word) == (QuestionType.Wh, wh)
+
+
+# a kennel's two boarding rooms
+KB = {
+    "entities": [
+        {"id": "K1", "name": "Meadow Room", "attributes": {"nightly_rate": "£28", "size": "large"}},
+        {"id": "K2", "name": "Burrow Room", "attributes": {"nightly_rate": "£19", "size": "small"}},
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def engine():
+    from replyguard.engine import Engine
+    from replyguard.models import KnowledgeBase
+
+    return Engine(KnowledgeBase.model_validate(KB))
+
+
+def _qud(engine, question, reply):
+    from datetime import datetime
+
+    from replyguard.models import Turn
+
+    turns = [
+        Turn(id="T1", speaker="user", text="Do you have a room for a spaniel?"),
+        Turn(id="T2", speaker="assistant", text="The Meadow Room is free this weekend."),
+        Turn(id="T3", speaker="user", text=question),
+    ]
+    result = engine.postprocess(reply, question, turns, reference_time=datetime(2026, 5, 2, 10))
+    return result.coherence.qud_relevance
+
+
+def test_a_request_to_be_told_the_rate_is_answered_by_the_rate(engine):
+    qud = _qud(engine, "Could you tell me the nightly rate?", "It is £28 a night.")
+    assert qud.question_type == QuestionType.Wh
+    assert qud.addresses_qud
+
+
+def test_a_request_to_be_told_the_rate_is_not_answered_by_its_size(engine):
+    qud = _qud(engine, "Could you tell me the nightly rate?", "It is a large room.")
+    assert not qud.addresses_qud
