@@ -21,10 +21,11 @@ from replyguard.text.lexicon import (
     mask_numbers,
     word_key,
 )
+from replyguard.text.name_values import NameValues
 from replyguard.text.places import place_at
 from replyguard.text.temporal import TemporalMention, find_temporal
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
-from replyguard.text.words import content_stems
+from replyguard.text.words import content_stems, one_edit, stem
 from replyguard.values import fold, is_short_code, value_key
 
 _TOKEN_VALUE_TYPES = {
@@ -86,11 +87,22 @@ _NAME_CONNECTORS = {"of", "de", "van", "von", "del", "la", "&"}
 
 
 def _closes_initial(tokens: list[Token], j: int) -> bool:
-    """The dot after an initial inside a name: "J.K. Rowling", "J. R. R. Tolkien"."""
-    return tokens[j].text == "." and j > 0 and is_initial(tokens, j - 1)
+    """The dot after an initial or a saint inside a name: "J.K. Rowling", "J. R. R. Tolkien",
+    "the Chapel of St. Brigid"."""
+    return (
+        tokens[j].text == "."
+        and j > 0
+        and (is_initial(tokens, j - 1) or tokens[j - 1].lower in _SAINTS)
+    )
+
+
+_SAINTS = frozenset({"st", "ste", "mt"})
 
 
 _OF = {"of"}
+# How much likelier (ln) than a capitalised opening word a word one letter from it must be for
+# the opening word to be read as that word misspelt
+_MISSPELT_MARGIN = 6.0
 # Capitalised words that start sentences or fill formulae without naming anything.
 FUNCTION_WORDS = frozenset(
     "a an the this that these those there here it its i you he she we they my your our their his "
@@ -101,7 +113,7 @@ FUNCTION_WORDS = frozenset(
     "meanwhile let all any each every some many most few both either neither one unfortunately "
     "fortunately great good sorry well just only also alright absolutely certainly definitely "
     "indeed actually now today tomorrow yesterday tonight next last first finally dear regards "
-    "best mr mrs ms dr".split()
+    "best mr mrs ms dr like maybe perhaps another".split()
 )
 
 
@@ -182,10 +194,12 @@ class Lexer:
         self.words = words
         self.fuzzy_cutoff = fuzzy_cutoff
         prior = word_prior or (lambda w: float("-inf"))
+        self._prior = prior
         self._emphasis = lambda w: prior(w) > emphasis_prior
         self._opener = lambda w: prior(w) > opener_prior
         self._verb = lambda w: prior(w) > gerund_prior
         self._owners: dict[int, tuple[tuple[NameHit, ...], tuple[str, ...], bool]] = {}
+        self.name_values = NameValues(index, words, self._emphasis)
 
     def lex(self, text: str, reference: datetime) -> LexedText:
         tokens = tokenize(text)
@@ -212,7 +226,39 @@ class Lexer:
             lexeme = self._lexeme_at(tokens, folded, i, end, temporal_starts, out)
             out.append(lexeme)
             i = lexeme.end_tok
-        return self._pronouns_in_context(_merge_words(out))
+        return self._names_as_values(self._pronouns_in_context(_merge_words(out)))
+
+    def _names_as_values(self, row: list[Lexeme]) -> list[Lexeme]:
+        """Unknown names where a value stands ("at Cedar Hall", "by Ana Lindqvist", "a Brass
+        Ensemble evening"): the value of the one name-valued attribute of the KB they fit
+        (text/name_values.py), a claim to check, not an invented entity."""
+        taken = {a for lx in row if lx.cat == "VAL" for a in lx.attributes}
+        stems = frozenset(
+            stem(w) for lx in row if lx.cat in ("W", "CUE") for w in lx.text.lower().split()
+        )
+        for before, lexeme in zip(row, row[1:], strict=False):
+            if lexeme.cat != "NAME" or lexeme.common_word or before.cat != "W":
+                continue
+            words = before.text.lower().split()
+            article = words[-1:] in (["a"], ["an"])
+            if not (
+                article
+                or _VALUE_PREPOSITIONS & set(words[-2:])
+                and words[-1] in _VALUE_PREPOSITIONS | {"the"}
+            ):
+                continue
+            attribute = self.name_values.attribute_for(
+                tuple(word_key(w) for w in lexeme.text.split()),
+                after_article=article,
+                taken=taken,
+                sentence_stems=stems,
+            )
+            if attribute is None:
+                continue
+            lexeme.cat, lexeme.value_type, lexeme.attributes = "VAL", ValueType.text, (attribute,)
+            lexeme.value_key = value_key(ValueType.text, lexeme.text)
+            taken.add(attribute)
+        return row
 
     def _pronouns_in_context(self, row: list[Lexeme]) -> list[Lexeme]:
         """Pronouns their neighbours re-read: "she didn't write it" (after a relation's cue,
@@ -472,6 +518,20 @@ class Lexer:
         verbs = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else "")
         return any(v and self._verb(v) for v in verbs)
 
+    def _misspelt_opener(self, tokens: list[Token], folded: list[str], i: int) -> bool:
+        """A sentence's first word, followed by a lower-case word, that is no English word but
+        one letter away from a very common one ("Wher would", "Hsve fun", "Le me know"): the
+        word misspelt, not a name ("Inna is playing": "inn" is not that common)."""
+        word = folded[i]
+        if i + 1 < len(tokens) and tokens[i + 1].kind == "word" and tokens[i + 1].is_capitalised:
+            return False
+        if self._emphasis(word) or not word.isalpha():
+            return False
+        own = self._prior(word)
+        return any(
+            self._opener(e) and self._prior(e) - own >= _MISSPELT_MARGIN for e in one_edit(word)
+        )
+
     def _proper_name(self, tokens, folded, i, end, *, at_start: bool) -> Lexeme | None:  # noqa: ANN001
         """Capitalised words the KB does not know. A single capitalised word opening a sentence
         is a name only if it is not an English word ("Noted.", "Sure," are not names)."""
@@ -490,6 +550,8 @@ class Lexer:
             inside = tokens[j].is_capitalised and j + 1 < end and tokens[j + 1].is_capitalised
             if j > i and not inside and self.words.primary.longest(folded[:end], j) is not None:
                 break  # "Ana and", but "Pizza My Heart": a capitalised word inside a name
+            if j > i and self._kb_name_at(folded[:end], j):
+                break  # "Cedar Hall of Autumn Cello Night": the unknown name ends at the KB's
             j += 1
         while j > i and folded[j - 1] in _NAME_CONNECTORS:
             j -= 1
@@ -501,6 +563,7 @@ class Lexer:
             or self._not_a_name(folded[i])  # "Oh, ...", "Interestingly, ...", "Im sure"
             or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
             or (at_start and self._gerund(folded[i]))  # "Navigating to Stanford": a verb
+            or (at_start and self._misspelt_opener(tokens, folded, i))  # "Wher would you"
             or self._adverb(folded[i])  # "Alternatively, ...", "Frankly": not "Emily", "Holly"
         ):
             return None
@@ -516,6 +579,12 @@ class Lexer:
         if j == i or self.index.inside_value(folded[i:j]):
             return None  # "Station Road" of the KB's "Unit 4B, Riverside Retail Park, Station Road"
         return self._name(tokens, i, j)
+
+    def _kb_name_at(self, words: list[str], j: int) -> bool:
+        """Whether a KB name of two words or more starts at j, or after a connector at j."""
+        k = j + 1 if words[j] in _NAME_CONNECTORS else j
+        hit = self.index.names.longest(words, k) if k < len(words) else None
+        return hit is not None and hit[0] >= 2 and not self._name_owners(hit[1])[1]
 
     def _name(self, tokens, i, j) -> Lexeme:  # noqa: ANN001
         """A name the KB does not list as written: a near spelling of one it does, or new."""
@@ -600,6 +669,8 @@ def _stands_alone(tokens: list[Token], folded: list[str], i: int) -> bool:
     return i + 1 >= len(tokens) or tokens[i + 1].kind != "word" or folded[i + 1] in FUNCTION_WORDS
 
 
+# Where a name is a value: "at Cedar Hall", "by Ana Lindqvist", "from the Early Light series"
+_VALUE_PREPOSITIONS = frozenset("at in by from on off".split())
 _LOCATIVES = frozenset("in for at near to from around outside".split())
 
 
