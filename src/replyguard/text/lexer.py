@@ -83,7 +83,7 @@ _UNITS = {
 _SCALES = {"fahrenheit", "celsius", "f", "c"}  # of temperature, after "degrees"
 _POSSESSIVE_PRONOUNS = {"his", "her", "its", "their"}
 _OBJECT_PRONOUNS = {"it", "him", "her", "them"}
-_NAME_CONNECTORS = {"of", "de", "van", "von", "del", "la", "&"}
+_NAME_CONNECTORS = {"of", "de", "du", "des", "di", "da", "van", "von", "der", "del", "la", "&"}
 
 
 def _closes_initial(tokens: list[Token], j: int) -> bool:
@@ -133,6 +133,7 @@ class Lexeme:
     similar_to: str | None = None
     new_name: bool = False  # a VAL that is also a name the KB does not know ("written by X")
     common_word: bool = False  # a one-word NAME that is a common English word ("Music")
+    name_value: bool = False  # a VAL that is an unknown name read as a value ("at Cedar Hall")
     attributes: tuple[str, ...] = ()  # cue: attributes named; value: attributes holding it
     negates: bool = False  # a cue that says its attribute does not hold ("closed": not open)
     value_type: ValueType | None = None
@@ -256,6 +257,7 @@ class Lexer:
             if attribute is None:
                 continue
             lexeme.cat, lexeme.value_type, lexeme.attributes = "VAL", ValueType.text, (attribute,)
+            lexeme.name_value = True
             lexeme.value_key = value_key(ValueType.text, lexeme.text)
             taken.add(attribute)
         return row

@@ -12,11 +12,14 @@ evening") and exactly one attribute of the KB fits it, judged only by the KB's o
   attribute of places only takes a place;
 - a class (after "a"/"an") fills only an attribute of classes: one whose name says so
   (`class-word` in metta/lexicon.metta: "kind", "genre") or whose values are single common words
-  that several entities share ("Jazz", "Standard"); a name after a preposition fills only an
+  that several entities share ("Jazz", "Standard"), and no longer than its values ("an Owls
+  Vs Terrapins event" names the event, not its kind); a name after a preposition fills only an
   attribute of individuals;
 - an attribute another word of the sentence already fills (a KB value, a cue's value) is taken;
 - of several that remain, the one whose name the sentence says ("the series Silver Frost"), else
   the one whose values end in the name's last word ("Cedar Hall" beside "Oak Hall").
+
+A name read so is still an unknown name when no claim takes it (stages/new_entities.py).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from replyguard.text.places import place_at
 from replyguard.text.words import stem
 
 _MAX_WORDS = 6
+_ABBREVIATION = 3  # letters in a state's or country's abbreviation
 _TEXTUAL = (ValueType.text, ValueType.enum)
 
 
@@ -41,10 +45,15 @@ class NameAttribute:
     places: bool  # its values are place names
     classes: bool  # its values are common words several entities share
     heads: frozenset[str]  # the last words of its values of two words or more
+    longest: int  # words in its longest value
 
 
 def _is_place(words: tuple[str, ...]) -> bool:
-    return bool(words) and place_at(list(words), 0) == len(words)
+    """A place name, maybe with its state's or country's abbreviation ("San Diego, CA",
+    "Washington D.C.")."""
+    alpha = [w for w in words if any(c.isalpha() for c in w)]
+    n = place_at(alpha, 0) if alpha else 0
+    return n > 0 and all(len(w.replace(".", "")) <= _ABBREVIATION for w in alpha[n:])
 
 
 def _written_as_name(value: str) -> bool:
@@ -88,7 +97,8 @@ class NameValues:
                 and all(len(k) == 1 and self._common(k[0]) for k in keys)
             )
             heads = frozenset(k[-1] for k in keys if len(k) > 1)
-            out[attribute] = NameAttribute(attribute, places, classes, heads)
+            longest = max(len(k) for k in keys)
+            out[attribute] = NameAttribute(attribute, places, classes, heads, longest)
         return out
 
     def attribute_for(
@@ -107,7 +117,7 @@ class NameValues:
             for spec in self.attributes.values()
             if spec.attribute not in blocked
             and spec.places == place
-            and (spec.classes if after_article else not spec.classes)
+            and (spec.classes and len(words) <= spec.longest if after_article else not spec.classes)
         ]
         if len(fits) > 1:
             named = [s for s in fits if _named(s.attribute, sentence_stems)]
