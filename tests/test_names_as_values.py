@@ -121,3 +121,10 @@ def test_a_name_two_attributes_could_hold_stays_an_unknown_name(garden):
 def test_an_unknown_name_ends_where_a_kb_name_begins(garden):
     result = check(garden, "There is a session in Moss Lodge of Rose Pruning.")
     assert invented(result) == ["Moss Lodge"]
+
+
+def test_a_capital_the_inside_a_sentence_is_part_of_the_name_corrected(garden):
+    result = check(garden, "Rose Pruning takes place at The Cactus House.")
+    assert ("Rose Pruning", "greenhouse", "The Cactus House", "Contradicted") in claims(result)
+    assert result.corrected is not None
+    assert result.corrected.corrected == "Rose Pruning takes place at Palm House."

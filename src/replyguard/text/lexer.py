@@ -227,9 +227,9 @@ class Lexer:
             lexeme = self._lexeme_at(tokens, folded, i, end, temporal_starts, out)
             out.append(lexeme)
             i = lexeme.end_tok
-        return self._names_as_values(self._pronouns_in_context(_merge_words(out)))
+        return self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
 
-    def _names_as_values(self, row: list[Lexeme]) -> list[Lexeme]:
+    def _names_as_values(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Unknown names where a value stands ("at Cedar Hall", "by Ana Lindqvist", "a Brass
         Ensemble evening"): the value of the one name-valued attribute of the KB they fit
         (text/name_values.py), a claim to check, not an invented entity."""
@@ -237,16 +237,22 @@ class Lexer:
         stems = frozenset(
             stem(w) for lx in row if lx.cat in ("W", "CUE") for w in lx.text.lower().split()
         )
-        for before, lexeme in zip(row, row[1:], strict=False):
-            if lexeme.cat != "NAME" or lexeme.common_word or before.cat != "W":
-                continue
-            words = before.text.lower().split()
+        out: list[Lexeme] = []
+        for lexeme in row:
+            before = out[-1] if out else None
+            words = before.text.lower().split() if before is not None else []
             article = words[-1:] in (["a"], ["an"])
-            if not (
-                article
-                or _VALUE_PREPOSITIONS & set(words[-2:])
-                and words[-1] in _VALUE_PREPOSITIONS | {"the"}
+            if (
+                lexeme.cat != "NAME"
+                or lexeme.common_word
+                or before is None
+                or before.cat != "W"
+                or not (
+                    article
+                    or (_VALUE_PREPOSITIONS & set(words[-2:]) and words[-1] in _AFTER_PREPOSITION)
+                )
             ):
+                out.append(lexeme)
                 continue
             attribute = self.name_values.attribute_for(
                 tuple(word_key(w) for w in lexeme.text.split()),
@@ -255,12 +261,20 @@ class Lexer:
                 sentence_stems=stems,
             )
             if attribute is None:
+                out.append(lexeme)
                 continue
+            if tokens[lexeme.start_tok - 1].text == "The":
+                # "at The Old Mill": a capital "The" inside a sentence is the name's own
+                out.pop()
+                if before.start_tok < lexeme.start_tok - 1:
+                    out.append(_lexeme(tokens, before.start_tok, lexeme.start_tok - 1, "W"))
+                lexeme = _lexeme(tokens, lexeme.start_tok - 1, lexeme.end_tok, "NAME")
             lexeme.cat, lexeme.value_type, lexeme.attributes = "VAL", ValueType.text, (attribute,)
             lexeme.name_value = True
             lexeme.value_key = value_key(ValueType.text, lexeme.text)
             taken.add(attribute)
-        return row
+            out.append(lexeme)
+        return out
 
     def _pronouns_in_context(self, row: list[Lexeme]) -> list[Lexeme]:
         """Pronouns their neighbours re-read: "she didn't write it" (after a relation's cue,
@@ -673,6 +687,7 @@ def _stands_alone(tokens: list[Token], folded: list[str], i: int) -> bool:
 
 # Where a name is a value: "at Cedar Hall", "by Ana Lindqvist", "from the Early Light series"
 _VALUE_PREPOSITIONS = frozenset("at in by from on off".split())
+_AFTER_PREPOSITION = _VALUE_PREPOSITIONS | {"the"}
 _LOCATIVES = frozenset("in for at near to from around outside".split())
 
 
