@@ -200,7 +200,7 @@ class Lexer:
         self._opener = lambda w: prior(w) > opener_prior
         self._verb = lambda w: prior(w) > gerund_prior
         self._owners: dict[int, tuple[tuple[NameHit, ...], tuple[str, ...], bool]] = {}
-        self.name_values = NameValues(index, words, self._emphasis)
+        self.name_values = NameValues(index, words)
 
     def lex(self, text: str, reference: datetime) -> LexedText:
         tokens = tokenize(text)

@@ -10,11 +10,10 @@ evening") and exactly one attribute of the KB fits it, judged only by the KB's o
 - the attribute's values are all written as names (capitalised, not a number or an address);
 - a place name ("Perth", "Glasgow") fills only an attribute whose values are places, and an
   attribute of places only takes a place;
-- a class (after "a"/"an") fills only an attribute of classes: one whose name says so
-  (`class-word` in metta/lexicon.metta: "kind", "genre") or whose values are single common words
-  that several entities share ("Jazz", "Standard"), and no longer than its values ("an Owls
-  Vs Terrapins event" names the event, not its kind); a name after a preposition fills only an
-  attribute of individuals;
+- a class (after "a"/"an") fills only an attribute of classes, one whose name says so
+  (`class-word` in metta/lexicon.metta: "kind", "genre"), and is no longer than its values ("an
+  Owls Vs Terrapins event" names the event, not its kind); a name after a preposition fills
+  only an attribute of individuals;
 - an attribute another word of the sentence already fills (a KB value, a cue's value) is taken;
 - of several that remain, the one whose name the sentence says ("the series Silver Frost"), else
   the one whose values end in the name's last word ("Cedar Hall" beside "Oak Hall").
@@ -24,8 +23,7 @@ A name read so is still an unknown name when no claim takes it (stages/new_entit
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -43,7 +41,7 @@ _TEXTUAL = (ValueType.text, ValueType.enum)
 class NameAttribute:
     attribute: str
     places: bool  # its values are place names
-    classes: bool  # its values are common words several entities share
+    classes: bool  # its values are classes ("genre", "workshop_kind")
     heads: frozenset[str]  # the last words of its values of two words or more
     longest: int  # words in its longest value
 
@@ -67,10 +65,9 @@ def _written_as_name(value: str) -> bool:
 class NameValues:
     """The KB's name-valued attributes, built once per KB."""
 
-    def __init__(self, index: KBIndex, words: WordLists, common: Callable[[str], bool]) -> None:
+    def __init__(self, index: KBIndex, words: WordLists) -> None:
         self.index = index
         self._words = words
-        self._common = common
 
     @cached_property
     def attributes(self) -> dict[str, NameAttribute]:
@@ -92,9 +89,6 @@ class NameValues:
             places = sum(_is_place(k) for k in keys) * 2 >= len(keys)
             classes = any(
                 "class-word" in self._words.markers.get(p) for p in attribute.lower().split("_")
-            ) or (
-                max(Counter(keys).values()) > 1
-                and all(len(k) == 1 and self._common(k[0]) for k in keys)
             )
             heads = frozenset(k[-1] for k in keys if len(k) > 1)
             longest = max(len(k) for k in keys)
