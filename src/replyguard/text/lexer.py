@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from replyguard.models import ValueType
+from replyguard.spelling.vocabulary import one_edit
 from replyguard.text.lexicon import (
     KBIndex,
     NameHit,
@@ -25,7 +26,7 @@ from replyguard.text.name_values import NameValues
 from replyguard.text.places import place_at
 from replyguard.text.temporal import TemporalMention, find_temporal
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
-from replyguard.text.words import content_stems, one_edit, stem
+from replyguard.text.words import content_stems, stem
 from replyguard.values import fold, is_short_code, value_key
 
 _TOKEN_VALUE_TYPES = {

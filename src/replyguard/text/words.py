@@ -34,18 +34,6 @@ def stem(word: str) -> str:
     return w
 
 
-def one_edit(word: str) -> set[str]:
-    """Every string one deletion, transposition, substitution or insertion of a letter away."""
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    edits = {a + b[1:] for a, b in splits if b}
-    edits.update(a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1)
-    edits.update(a + c + b[1:] for a, b in splits if b for c in letters)
-    edits.update(a + c + b for a, b in splits for c in letters)
-    edits.discard(word)
-    return edits
-
-
 def content_stems(words: list[str]) -> list[str]:
     """Stems of the words that carry content, in order, without repeats."""
     out: list[str] = []
