@@ -101,6 +101,8 @@ _SAINTS = frozenset({"st", "ste", "mt"})
 
 
 _OF = {"of"}
+# Opening words that are no name's, but may be a title's after its article ("The Last Dragon")
+_TITLE_ADJECTIVES = frozenset("last next first great good best".split())
 # How much likelier (ln) than a capitalised opening word a word one letter from it must be for
 # the opening word to be read as that word misspelt
 _MISSPELT_MARGIN = 6.0
@@ -552,7 +554,13 @@ class Lexer:
     def _proper_name(self, tokens, folded, i, end, *, at_start: bool) -> Lexeme | None:  # noqa: ANN001
         """Capitalised words the KB does not know. A single capitalised word opening a sentence
         is a name only if it is not an English word ("Noted.", "Sure," are not names)."""
-        if folded[i] in FUNCTION_WORDS:
+        if folded[i] in FUNCTION_WORDS and not (
+            folded[i] in _TITLE_ADJECTIVES
+            and i > 0
+            and folded[i - 1] == "the"
+            and i + 1 < end
+            and tokens[i + 1].is_capitalised
+        ):
             return None  # "The Budget Review": the name starts after the article
         j = i
         while j < end and (
