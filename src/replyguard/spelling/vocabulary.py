@@ -36,6 +36,17 @@ def english_indexes() -> tuple[DeleteIndex, SoundIndex]:
     return DeleteIndex(english_words()), SoundIndex(w for w in lexicon.written if len(w) >= 5)
 
 
+def one_edit(word: str) -> set[str]:
+    """Every string one deletion, transposition, substitution or insertion away from ``word``."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    edits = {a + b[1:] for a, b in splits if b}
+    edits.update(a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1)
+    edits.update(a + ch + b[1:] for a, b in splits if b for ch in _LETTERS)
+    edits.update(a + ch + b for a, b in splits for ch in _LETTERS)
+    edits.discard(word)
+    return edits
+
+
 class Vocabulary:
     def __init__(self, extra_words: Iterable[str], kb_prior: float, written_weight: float) -> None:
         self.lexicon: Lexicon = english()
@@ -83,12 +94,7 @@ class Vocabulary:
     def neighbours(self, word: str) -> set[str]:
         """Known words one edit from ``word`` (generated and looked up: faster than the index
         for a single edit)."""
-        splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-        edits = {a + b[1:] for a, b in splits if b}
-        edits.update(a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1)
-        edits.update(a + ch + b[1:] for a, b in splits if b for ch in _LETTERS)
-        edits.update(a + ch + b for a, b in splits for ch in _LETTERS)
-        edits.discard(word)
+        edits = one_edit(word)
         english = english_words()  # two lookups, not a union of 82,000 words per KB
         return {e for e in edits if e in english or e in self.extra}
 

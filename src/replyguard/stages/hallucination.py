@@ -25,6 +25,7 @@ from replyguard.stages.context import CallContext, ClaimRecord
 from replyguard.stages.empty_lookup import nothing_found_candidates
 from replyguard.stages.grounding import ungrounded_candidates
 from replyguard.stages.logic_checks import logic_candidates
+from replyguard.stages.new_entities import reply_names
 from replyguard.stages.polar_answers import polar_candidates
 from replyguard.stages.restatement import restatement_candidates
 from replyguard.stages.speculation import speculation_candidates
@@ -287,7 +288,7 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     out = []
     similar_cutoff = float(engine.setting("similar-name-cutoff"))
     generic = ctx.reply.lexed.markers_of("generic-phrase")
-    for name in ctx.reply.names:
+    for name in reply_names(ctx):
         if ctx.dialogue.mentions(name.text) or ctx.passages.mentions(name.text):
             continue
         if _denied(ctx, name):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from replyguard.models import ValueType
+from replyguard.spelling.vocabulary import one_edit
 from replyguard.text.lexicon import (
     KBIndex,
     NameHit,
@@ -21,10 +22,11 @@ from replyguard.text.lexicon import (
     mask_numbers,
     word_key,
 )
+from replyguard.text.name_values import NameValues
 from replyguard.text.places import place_at
 from replyguard.text.temporal import TemporalMention, find_temporal
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
-from replyguard.text.words import content_stems
+from replyguard.text.words import content_stems, stem
 from replyguard.values import fold, is_short_code, value_key
 
 _TOKEN_VALUE_TYPES = {
@@ -82,15 +84,28 @@ _UNITS = {
 _SCALES = {"fahrenheit", "celsius", "f", "c"}  # of temperature, after "degrees"
 _POSSESSIVE_PRONOUNS = {"his", "her", "its", "their"}
 _OBJECT_PRONOUNS = {"it", "him", "her", "them"}
-_NAME_CONNECTORS = {"of", "de", "van", "von", "del", "la", "&"}
+_NAME_CONNECTORS = {"of", "de", "du", "des", "di", "da", "van", "von", "der", "del", "la", "&"}
 
 
 def _closes_initial(tokens: list[Token], j: int) -> bool:
-    """The dot after an initial inside a name: "J.K. Rowling", "J. R. R. Tolkien"."""
-    return tokens[j].text == "." and j > 0 and is_initial(tokens, j - 1)
+    """The dot after an initial or a saint inside a name: "J.K. Rowling", "J. R. R. Tolkien",
+    "the Chapel of St. Brigid"."""
+    return (
+        tokens[j].text == "."
+        and j > 0
+        and (is_initial(tokens, j - 1) or tokens[j - 1].lower in _SAINTS)
+    )
+
+
+_SAINTS = frozenset({"st", "ste", "mt"})
 
 
 _OF = {"of"}
+# Opening words that are no name's, but may be a title's after its article ("The Last Dragon")
+_TITLE_ADJECTIVES = frozenset("last next first great good best".split())
+# How much likelier (ln) than a capitalised opening word a word one letter from it must be for
+# the opening word to be read as that word misspelt
+_MISSPELT_MARGIN = 6.0
 # Capitalised words that start sentences or fill formulae without naming anything.
 FUNCTION_WORDS = frozenset(
     "a an the this that these those there here it its i you he she we they my your our their his "
@@ -101,7 +116,7 @@ FUNCTION_WORDS = frozenset(
     "meanwhile let all any each every some many most few both either neither one unfortunately "
     "fortunately great good sorry well just only also alright absolutely certainly definitely "
     "indeed actually now today tomorrow yesterday tonight next last first finally dear regards "
-    "best mr mrs ms dr".split()
+    "best mr mrs ms dr like maybe perhaps another".split()
 )
 
 
@@ -121,6 +136,7 @@ class Lexeme:
     similar_to: str | None = None
     new_name: bool = False  # a VAL that is also a name the KB does not know ("written by X")
     common_word: bool = False  # a one-word NAME that is a common English word ("Music")
+    name_value: bool = False  # a VAL that is an unknown name read as a value ("at Cedar Hall")
     attributes: tuple[str, ...] = ()  # cue: attributes named; value: attributes holding it
     negates: bool = False  # a cue that says its attribute does not hold ("closed": not open)
     value_type: ValueType | None = None
@@ -182,10 +198,12 @@ class Lexer:
         self.words = words
         self.fuzzy_cutoff = fuzzy_cutoff
         prior = word_prior or (lambda w: float("-inf"))
+        self._prior = prior
         self._emphasis = lambda w: prior(w) > emphasis_prior
         self._opener = lambda w: prior(w) > opener_prior
         self._verb = lambda w: prior(w) > gerund_prior
         self._owners: dict[int, tuple[tuple[NameHit, ...], tuple[str, ...], bool]] = {}
+        self.name_values = NameValues(index, words)
 
     def lex(self, text: str, reference: datetime) -> LexedText:
         tokens = tokenize(text)
@@ -212,7 +230,56 @@ class Lexer:
             lexeme = self._lexeme_at(tokens, folded, i, end, temporal_starts, out)
             out.append(lexeme)
             i = lexeme.end_tok
-        return self._pronouns_in_context(_merge_words(out))
+        return self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
+
+    def _names_as_values(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
+        """Unknown names where a value stands ("at Cedar Hall", "by Ana Lindqvist", "a Brass
+        Ensemble evening"): the value of the one name-valued attribute of the KB they fit
+        (text/name_values.py), a claim to check, not an invented entity. Not after another
+        unknown name: the value may be that one's."""
+        taken = {a for lx in row if lx.cat == "VAL" for a in lx.attributes}
+        stems = frozenset(
+            stem(w) for lx in row if lx.cat in ("W", "CUE") for w in lx.text.lower().split()
+        )
+        out: list[Lexeme] = []
+        for lexeme in row:
+            before = out[-1] if out else None
+            words = before.text.lower().split() if before is not None else []
+            article = words[-1:] in (["a"], ["an"])
+            if (
+                lexeme.cat != "NAME"
+                or lexeme.common_word
+                or any(lx.cat == "NAME" for lx in out)  # "Ana Ruiz at the office in Perth"
+                or before is None
+                or before.cat != "W"
+                or not (
+                    article
+                    or (_VALUE_PREPOSITIONS & set(words[-2:]) and words[-1] in _AFTER_PREPOSITION)
+                )
+            ):
+                out.append(lexeme)
+                continue
+            attribute = self.name_values.attribute_for(
+                tuple(word_key(w) for w in lexeme.text.split()),
+                after_article=article,
+                taken=taken,
+                sentence_stems=stems,
+            )
+            if attribute is None:
+                out.append(lexeme)
+                continue
+            if tokens[lexeme.start_tok - 1].text == "The":
+                # "at The Old Mill": a capital "The" inside a sentence is the name's own
+                out.pop()
+                if before.start_tok < lexeme.start_tok - 1:
+                    out.append(_lexeme(tokens, before.start_tok, lexeme.start_tok - 1, "W"))
+                lexeme = _lexeme(tokens, lexeme.start_tok - 1, lexeme.end_tok, "NAME")
+            lexeme.cat, lexeme.value_type, lexeme.attributes = "VAL", ValueType.text, (attribute,)
+            lexeme.name_value = True
+            lexeme.value_key = value_key(ValueType.text, lexeme.text)
+            taken.add(attribute)
+            out.append(lexeme)
+        return out
 
     def _pronouns_in_context(self, row: list[Lexeme]) -> list[Lexeme]:
         """Pronouns their neighbours re-read: "she didn't write it" (after a relation's cue,
@@ -472,10 +539,30 @@ class Lexer:
         verbs = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else "")
         return any(v and self._verb(v) for v in verbs)
 
+    def _misspelt_opener(self, tokens: list[Token], folded: list[str], i: int) -> bool:
+        """A sentence's first word, followed by a lower-case word, that is no English word but
+        one letter away from a very common one ("Wher would", "Hsve fun", "Le me know"): the
+        word misspelt, not a name ("Inna is playing": "inn" is not that common)."""
+        word = folded[i]
+        if i + 1 < len(tokens) and tokens[i + 1].kind == "word" and tokens[i + 1].is_capitalised:
+            return False
+        if self._emphasis(word) or not word.isalpha():
+            return False
+        own = self._prior(word)
+        return any(
+            self._opener(e) and self._prior(e) - own >= _MISSPELT_MARGIN for e in one_edit(word)
+        )
+
     def _proper_name(self, tokens, folded, i, end, *, at_start: bool) -> Lexeme | None:  # noqa: ANN001
         """Capitalised words the KB does not know. A single capitalised word opening a sentence
         is a name only if it is not an English word ("Noted.", "Sure," are not names)."""
-        if folded[i] in FUNCTION_WORDS:
+        if folded[i] in FUNCTION_WORDS and not (
+            folded[i] in _TITLE_ADJECTIVES
+            and i > 0
+            and folded[i - 1] == "the"
+            and i + 1 < end
+            and tokens[i + 1].is_capitalised
+        ):
             return None  # "The Budget Review": the name starts after the article
         j = i
         while j < end and (
@@ -490,6 +577,8 @@ class Lexer:
             inside = tokens[j].is_capitalised and j + 1 < end and tokens[j + 1].is_capitalised
             if j > i and not inside and self.words.primary.longest(folded[:end], j) is not None:
                 break  # "Ana and", but "Pizza My Heart": a capitalised word inside a name
+            if j > i and self._kb_name_at(folded[:end], j):
+                break  # "Cedar Hall of Autumn Cello Night": the unknown name ends at the KB's
             j += 1
         while j > i and folded[j - 1] in _NAME_CONNECTORS:
             j -= 1
@@ -501,6 +590,7 @@ class Lexer:
             or self._not_a_name(folded[i])  # "Oh, ...", "Interestingly, ...", "Im sure"
             or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
             or (at_start and self._gerund(folded[i]))  # "Navigating to Stanford": a verb
+            or (at_start and self._misspelt_opener(tokens, folded, i))  # "Wher would you"
             or self._adverb(folded[i])  # "Alternatively, ...", "Frankly": not "Emily", "Holly"
         ):
             return None
@@ -516,6 +606,12 @@ class Lexer:
         if j == i or self.index.inside_value(folded[i:j]):
             return None  # "Station Road" of the KB's "Unit 4B, Riverside Retail Park, Station Road"
         return self._name(tokens, i, j)
+
+    def _kb_name_at(self, words: list[str], j: int) -> bool:
+        """Whether a KB name of two words or more starts at j, or after a connector at j."""
+        k = j + 1 if words[j] in _NAME_CONNECTORS else j
+        hit = self.index.names.longest(words, k) if k < len(words) else None
+        return hit is not None and hit[0] >= 2 and not self._name_owners(hit[1])[1]
 
     def _name(self, tokens, i, j) -> Lexeme:  # noqa: ANN001
         """A name the KB does not list as written: a near spelling of one it does, or new."""
@@ -600,6 +696,9 @@ def _stands_alone(tokens: list[Token], folded: list[str], i: int) -> bool:
     return i + 1 >= len(tokens) or tokens[i + 1].kind != "word" or folded[i + 1] in FUNCTION_WORDS
 
 
+# Where a name is a value: "at Cedar Hall", "by Ana Lindqvist", "from the Early Light series"
+_VALUE_PREPOSITIONS = frozenset("at in by from on off".split())
+_AFTER_PREPOSITION = _VALUE_PREPOSITIONS | {"the"}
 _LOCATIVES = frozenset("in for at near to from around outside".split())
 
 

@@ -190,6 +190,7 @@ MARKER_KINDS = (
     "street-word",
     "instance-request",
     "duration-word",
+    "class-word",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = (

@@ -161,6 +161,8 @@ def _abbreviation_dot(tokens: list[Token], i: int) -> bool:
         return False
     if word in _TITLES or is_initial(tokens, i - 1):
         return rest[0].kind == "word"
+    if word == "st" and rest[0].is_capitalised and not (i > 1 and tokens[i - 2].is_capitalised):
+        return True  # "the Cathedral of St. Matthew": a saint; "Quay St. Matthew ..." a street
     return word in _ABBREVIATIONS and not rest[0].text[:1].isupper()
 
 

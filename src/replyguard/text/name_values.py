@@ -1,0 +1,123 @@
+"""Attributes whose values are names ("hall": "Linden Room", "performer": "Miriam Osei"), and
+which of them an unknown name said in a value's place fills.
+
+"Autumn Cello Night is at Cedar Hall" where the KB's hall is "Linden Room" swaps one name for
+another: "Cedar Hall" is a value of `hall` (wrong, and corrected), not an invented entity. An
+unknown name is read as an attribute's value when it stands where a value stands (after a
+preposition: "at", "by", "from the", ...; after "a"/"an" for a class: "a Chamber Music
+evening") and exactly one attribute of the KB fits it, judged only by the KB's own values:
+
+- the attribute's values are all written as names (capitalised, not a number or an address);
+- a place name ("Perth", "Glasgow") fills only an attribute whose values are places, and an
+  attribute of places only takes a place;
+- a class (after "a"/"an") fills only an attribute of classes, one whose name says so
+  (`class-word` in metta/lexicon.metta: "kind", "genre"), and is no longer than its values ("an
+  Owls Vs Terrapins event" names the event, not its kind); a name after a preposition fills
+  only an attribute of individuals;
+- an attribute another word of the sentence already fills (a KB value, a cue's value) is taken;
+- of several that remain, the one whose name the sentence says ("the series Silver Frost"), else
+  the one whose values end in the name's last word ("Cedar Hall" beside "Oak Hall").
+
+A name read so is still an unknown name when no claim takes it (stages/new_entities.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+from replyguard.models import ValueType
+from replyguard.text.lexicon import KBIndex, WordLists, phrase_key
+from replyguard.text.places import place_at
+from replyguard.text.words import stem
+
+_MAX_WORDS = 6
+_ABBREVIATION = 3  # letters in a state's or country's abbreviation
+_TEXTUAL = (ValueType.text, ValueType.enum)
+
+
+@dataclass(frozen=True)
+class NameAttribute:
+    attribute: str
+    places: bool  # its values are place names
+    classes: bool  # its values are classes ("genre", "workshop_kind")
+    heads: frozenset[str]  # the last words of its values of two words or more
+    longest: int  # words in its longest value
+
+
+def _is_place(words: tuple[str, ...]) -> bool:
+    """A place name, maybe with its state's or country's abbreviation ("San Diego, CA",
+    "Washington D.C.")."""
+    alpha = [w for w in words if any(c.isalpha() for c in w)]
+    n = place_at(alpha, 0) if alpha else 0
+    return n > 0 and all(len(w.replace(".", "")) <= _ABBREVIATION for w in alpha[n:])
+
+
+def _written_as_name(value: str) -> bool:
+    words = value.split()
+    if not words or len(words) > _MAX_WORDS or not value[:1].isalpha():
+        return False
+    first = words[1] if words[0].lower() == "the" and len(words) > 1 else words[0]
+    return first[:1].isupper()
+
+
+class NameValues:
+    """The KB's name-valued attributes, built once per KB."""
+
+    def __init__(self, index: KBIndex, words: WordLists) -> None:
+        self.index = index
+        self._words = words
+
+    @cached_property
+    def attributes(self) -> dict[str, NameAttribute]:
+        values: dict[str, list[str]] = {}
+        for entity in self.index.entities.values():
+            for attribute in entity.attributes:
+                if attribute in self.index.polar:
+                    continue
+                if self.index.attribute_type(attribute) not in _TEXTUAL:
+                    continue
+                values.setdefault(attribute, []).extend(
+                    str(v) for v in entity.values_of(attribute)[0]
+                )
+        out = {}
+        for attribute, held in values.items():
+            if not held or not all(_written_as_name(v) for v in held):
+                continue
+            keys = [phrase_key(v) for v in held]
+            places = sum(_is_place(k) for k in keys) * 2 >= len(keys)
+            classes = any(
+                "class-word" in self._words.markers.get(p) for p in attribute.lower().split("_")
+            )
+            heads = frozenset(k[-1] for k in keys if len(k) > 1)
+            longest = max(len(k) for k in keys)
+            out[attribute] = NameAttribute(attribute, places, classes, heads, longest)
+        return out
+
+    def attribute_for(
+        self,
+        words: tuple[str, ...],
+        *,
+        after_article: bool,
+        taken: Iterable[str],
+        sentence_stems: frozenset[str],
+    ) -> str | None:
+        """The one attribute an unknown name (its folded words) fills, or None."""
+        place = _is_place(words)
+        blocked = set(taken)
+        fits = [
+            spec
+            for spec in self.attributes.values()
+            if spec.attribute not in blocked
+            and spec.places == place
+            and (spec.classes and len(words) <= spec.longest if after_article else not spec.classes)
+        ]
+        if len(fits) > 1:
+            named = [s for s in fits if _named(s.attribute, sentence_stems)]
+            fits = named or [s for s in fits if words and words[-1] in s.heads] or fits
+        return fits[0].attribute if len(fits) == 1 else None
+
+
+def _named(attribute: str, stems: frozenset[str]) -> bool:
+    return any(part and stem(part) in stems for part in attribute.lower().split("_"))
