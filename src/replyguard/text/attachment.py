@@ -167,6 +167,13 @@ def _names_day_of(value: Lexeme, held: set[str]) -> bool:
     return day is not None and any(day in a.lower().split("_") for a in held)
 
 
+def named_in(cue: str, attributes: object) -> list[str]:
+    """Of these attributes, those whose names hold every part of a cue's attribute name: the
+    KB's own column for a lexicon cue it lacks ("address" -> "venue_address")."""
+    parts = cue.lower().split("_")
+    return [a for a in attributes if all(p in a.lower().split("_") for p in parts)]  # type: ignore[attr-defined]
+
+
 def affinity(attribute: str, words: frozenset[str]) -> int:
     """How many parts of an attribute's name the sentence says ("tuesday_high" in "on tuesday
     the high is ..."): it tells apart attributes that share a value type."""
@@ -228,6 +235,8 @@ def choose_attribute(
         # a lexicon cue for a column no entity has ("11 minutes away" -> distance) gives way to
         # the one attribute of the entity a value of this very type fills ("pickup_wait")
         own = [a for a in held if a in index.schema and fits(a) and strictly(vtype, a, index)]
+        if len(own) != 1:  # "the address is ..." of an entity whose column is "venue_address"
+            own = list(dict.fromkeys(b for a in cued for b in named_in(a, held) if fits(b)))
         cued = own if len(own) == 1 else cued
     if draft.range_end is not None:
         # "open from 8:00 until 16:00": each end of a range of times against its own bound
