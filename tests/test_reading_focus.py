@@ -44,6 +44,8 @@ KB = {
                 "curtain": "20:00",
                 "seat_price": "$30",
                 "venue": "Old Kiln",
+                "box_office": "22 Malt Street",
+                "first_staged": "2019",
             },
         },
         {
@@ -62,6 +64,7 @@ KB = {
         "curtain": {"value_type": "time"},
         "seat_price": {"value_type": "money"},
         "phone": {"value_type": "phone"},
+        "first_staged": {"value_type": "year"},
         "workshop_address": {"value_type": "text", "cues": ["workshop address"]},
     },
 }
@@ -97,6 +100,27 @@ def test_a_time_with_no_subject_is_the_offered_entitys(engine: Engine) -> None:
     assert status.kind == "Contradicted" and status.kb_value == "20:00"
     right = _verdicts(engine, "It goes up at 8 pm.", OFFERED)
     assert right[("orchard", "curtain", "8 pm")].kind == "Verified"
+
+
+def test_a_clause_opened_by_a_noun_phrase_states_the_focus_entitys_time(engine: Engine) -> None:
+    verdicts = _verdicts(engine, "The show begins at 9 pm.", OFFERED)
+    assert verdicts[("orchard", "curtain", "9 pm")].kind == "Contradicted"
+
+
+def test_a_bare_year_is_the_focus_entitys_one_year(engine: Engine) -> None:
+    turns = [*OFFERED[:2], Turn(id="T3", speaker="user", text="Is it new?")]
+    verdicts = _verdicts(engine, "No, it first ran 2016.", turns)
+    status = verdicts[("orchard", "first_staged", "2016")]
+    assert status.kind == "Contradicted" and status.kb_value == "2019"
+
+
+def test_a_street_address_is_the_focus_entitys_one_street(engine: Engine) -> None:
+    turns = [*OFFERED[:2], Turn(id="T3", speaker="user", text="Where do I collect tickets?")]
+    verdicts = _verdicts(engine, "It's 40 Barley Road.", turns)
+    status = verdicts[("orchard", "box_office", "40 Barley Road")]
+    assert status.kind == "Contradicted" and status.kb_value == "22 Malt Street"
+    # a number of people is no address, and names no attribute of the play
+    assert not _verdicts(engine, "It's 4 people.", turns)
 
 
 def test_a_noun_phrase_clause_states_the_one_attribute_of_its_type(engine: Engine) -> None:

@@ -16,6 +16,7 @@ from lark import Lark
 
 from replyguard.models import AttributeSchema, EntityType, ValueType
 from replyguard.text.attachment import (
+    YEAR_LIKE,
     AttachedClaim,
     choose_attribute,
     named_holder,
@@ -56,6 +57,7 @@ _LEX_CACHE_SIZE = 4096
 # value types that say nothing of which attribute holds them ("2", "Oban")
 _OPEN_TYPES = (None, ValueType.number, ValueType.text, ValueType.enum, ValueType.entity)
 _RELATIVE = frozenset({"relative_day", "relative_weekday"})  # "today", "next Friday"
+_ARTICLES = frozenset({"the", "a", "an"})
 
 
 @dataclass
@@ -647,32 +649,58 @@ class Reader:
     def _attach_focus(
         self, draft: ClaimDraft, resolver: ReferenceResolver, sentence: _Sentence
     ) -> AttachedClaim | None:
-        """ "It starts at 7 pm", "The song is from 2016", "The total for the booking comes to
-        $84": a value no subject claims, in a sentence that names no entity, is said of the
-        entity most in focus when the sentence's words name exactly one of its attributes the
-        value fits, or, naming none, exactly one of its attributes holds values of the value's
-        type (`choose_attribute` by type). A bare number or free text could be anything
-        ("directions to 5672 Barringer St"), and a value before the verb qualifies the clause's
-        subject ("Today's game is at 11 am")."""
+        """ "It starts at 7 pm", "The song came out 2016", "The total for the booking comes to
+        $84", "It's at 9 Mill Lane": a value no subject claims, in a sentence that names no
+        entity, is said of the entity most in focus when the sentence's words name exactly one
+        of its attributes the value fits, or, naming none, exactly one of its attributes holds
+        values of the value's type (`choose_attribute` by type; a street address: the one
+        attribute holding street addresses). A bare number or other free text could be anything
+        ("directions to 5672 Barringer St" is a street said as a destination, but "2 people"
+        no value), and a value that opens its sentence qualifies the clause's subject ("Today's
+        game is at 11 am")."""
         value = draft.value
+        street = value.value_type == ValueType.text and self._street(value.text)
+        year = value.value_type == ValueType.number and YEAR_LIKE.fullmatch(value.text) is not None
         if (
             draft.subject is not None
             or draft.negated
-            or value.value_type in _OPEN_TYPES
+            or (value.value_type in _OPEN_TYPES and not (street or year))
             or sentence.names_others
-            or not (draft.direct or value.start in sentence.after_copula)
+            or not (
+                draft.direct or value.start in sentence.after_copula or draft.lead_words - _ARTICLES
+            )
         ):
             return None
         focus = max(resolver.in_focus(), key=lambda r: (r.salience, r.order), default=None)
         entity = self.index.entities.get(focus.entity_id or "") if focus else None
         if entity is None:
             return None
+        if street:
+            held = [
+                a
+                for a in entity.attributes
+                if self.index.attribute_type(a) in (ValueType.text, ValueType.enum)
+                and any(self._street(str(v)) for v in entity.values_of(a)[0])
+            ]
+            if len(held) != 1:
+                return None
+            return AttachedClaim(draft, entity.label, entity.id, "Implicit", held[0], "Type", value)
         picked = choose_attribute(
             replace(draft, direct=True), entity.id, self.index, sentence.words_for(value)
         )
         if picked is None or picked[1] != "Type":
             return None
         return AttachedClaim(draft, entity.label, entity.id, "Implicit", *picked, draft.value)
+
+    def _street(self, text: str) -> bool:
+        """Whether a text is shaped like a street address: a house number, then words one of
+        which is a `street-word` ("261 Driggs Avenue, Brooklyn")."""
+        words = [w.strip(",.;").lower() for w in text.split()]
+        return (
+            len(words) >= 2
+            and any(c.isdigit() for c in words[0])
+            and any("street-word" in self.words.markers.get(w) for w in words[1:])
+        )
 
     def _id_set(self, ids: tuple[str, ...]) -> frozenset[str]:
         """The ids sharing a name as a set, kept per tuple (a first name may have thousands)."""

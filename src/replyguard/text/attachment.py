@@ -21,7 +21,7 @@ from replyguard.text.words import stem
 from replyguard.values import number_key, order_key
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
-_YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
+YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
 _COMPATIBLE: dict[ValueType, set[ValueType]] = {
     ValueType.time: {ValueType.time, ValueType.datetime},
     ValueType.date: {ValueType.date, ValueType.datetime},
@@ -203,7 +203,7 @@ def choose_attribute(
         if (
             atype == ValueType.year
             and vtype == ValueType.number
-            and _YEAR_LIKE.fullmatch(value.text)
+            and YEAR_LIKE.fullmatch(value.text)
         ):
             return True  # "released in 1865": the temporal grammar only reads 1900-2199 as years
         if vtype == ValueType.number and atype in _AMOUNTS and measured(value.text):
