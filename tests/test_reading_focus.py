@@ -54,6 +54,12 @@ KB = {
             "attributes": {"phone": "0161 555 0142", "workshop_address": "14 Weir Street"},
         },
         {
+            "id": "desk",
+            "name": "Kiln Box Office",
+            "type": "Organization",
+            "attributes": {"online_booking_surcharge": "$2"},
+        },
+        {
             "id": "holt",
             "name": "Holt Cabinets",
             "attributes": {"phone": "0161 555 0871", "workshop_address": "3 Tanner Row"},
@@ -175,3 +181,60 @@ def test_a_row_holding_the_value_wins_over_the_row_in_focus(engine: Engine) -> N
     )
     dated = {key[0]: s.kind for key, s in verdicts.items() if key[1] == "date"}
     assert dated == {"ferry_sat": "Verified"}
+
+
+SLOTS = {
+    "entities": [
+        {
+            "id": "slot",
+            "attributes": {"day": "2026-12-04", "window_start": "09:30", "window_end": "12:30"},
+        }
+    ],
+    "schema": {
+        "day": {"value_type": "date"},
+        "window_start": {"value_type": "time"},
+        "window_end": {"value_type": "time"},
+    },
+}
+
+
+def test_each_end_of_a_range_is_the_bound_its_own_words_say() -> None:
+    slots = Engine(KnowledgeBase.model_validate(SLOTS))
+    turns = _turns("When can I collect the sander?")
+    right = _verdicts(
+        slots, "On Friday the desk has a slot that begins at 9:30 am and ends at 12:30 pm.", turns
+    )
+    assert right[("slot", "window_start", "9:30 am")].kind == "Verified"
+    assert right[("slot", "window_end", "12:30 pm")].kind == "Verified"
+    wrong = _verdicts(
+        slots, "On Friday the desk has a slot that begins at 10:30 am and ends at 12:30 pm.", turns
+    )
+    status = wrong[("slot", "window_start", "10:30 am")]
+    assert status.kind == "Contradicted" and status.kb_value == "09:30"
+
+
+HIRE = {
+    "entities": [
+        {
+            "id": "sander",
+            "name": "Makita belt sander",
+            "attributes": {"collect_date": "2026-12-03", "dropoff_date": "2026-12-05"},
+        }
+    ],
+    "schema": {"collect_date": {"value_type": "date"}, "dropoff_date": {"value_type": "date"}},
+}
+
+
+def test_two_words_said_as_one_name_the_attribute() -> None:
+    hire = Engine(KnowledgeBase.model_validate(HIRE))
+    verdicts = _verdicts(
+        hire, "The Makita belt sander is yours to drop off on December 4th.", _turns("When?")
+    )
+    status = verdicts[("sander", "dropoff_date", "December 4th")]
+    assert status.kind == "Contradicted" and status.kb_value == "2026-12-05"
+
+
+def test_an_attribute_the_sentence_names_of_another_entity_wins_over_focus(engine: Engine) -> None:
+    verdicts = _verdicts(engine, "Booking online adds a $3 surcharge.", OFFERED)
+    assert verdicts[("desk", "online_booking_surcharge", "$3")].kind == "Contradicted"
+    assert not [key for key in verdicts if key[0] == "orchard"]

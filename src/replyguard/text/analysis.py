@@ -194,9 +194,12 @@ def _opens_clause(lexed: LexedText, sentence_start: int, position: int) -> bool:
 
 
 def _sentence_words(lexed: LexedText, row: list[Lexeme], days: set[str]) -> frozenset[str]:
-    """Content stems of a sentence plus the weekdays it speaks of."""
+    """Content stems of a sentence plus the weekdays it speaks of, and each two words said as
+    one ("picked up" -> "pickup", "drop off" -> "dropoff": an attribute named "pickup_date")."""
     start, end = row[0].start, row[-1].end
-    return frozenset({stem(t.text) for t in lexed.tokens if start <= t.start < end} | days)
+    stems = [stem(t.text) for t in lexed.tokens if start <= t.start < end]
+    joined = {a + b for a, b in zip(stems, stems[1:], strict=False) if a.isalpha() and b.isalpha()}
+    return frozenset({*stems, *joined} | days)
 
 
 def guess_type(lexeme: Lexeme, previous: Lexeme | None) -> EntityType:
@@ -506,9 +509,9 @@ class Reader:
             if by_values is not None:
                 return by_values
         if draft.foreign and not (draft.basis == "Cue" and not named):
-            return None if named else self._attach_focus(draft, resolver, sentence)
+            return None if named else self._attach_unnamed(draft, resolver, sentence)
         if not owners:
-            return self._attach_focus(draft, resolver, sentence)
+            return self._attach_unnamed(draft, resolver, sentence)
 
         def holds(entity_id: str | None) -> bool:
             entity = self.index.entities.get(entity_id or "")
@@ -645,6 +648,14 @@ class Reader:
                         if sum(k == best[0] for k, _ in ranked) == 1:
                             return [best[1]]
         return ids
+
+    def _attach_unnamed(
+        self, draft: ClaimDraft, resolver: ReferenceResolver, sentence: _Sentence
+    ) -> AttachedClaim | None:
+        """A value no entity is named for: the one entity holding the attribute the sentence
+        names ("orders over €60 ship free": the shop's free_shipping_over), else the entity
+        in focus."""
+        return self._attach_named(draft, sentence) or self._attach_focus(draft, resolver, sentence)
 
     def _attach_focus(
         self, draft: ClaimDraft, resolver: ReferenceResolver, sentence: _Sentence

@@ -144,6 +144,17 @@ def _said_end(draft: ClaimDraft, index: KBIndex) -> str | None:
     return "low" if low and not high else "high" if high and not low else None
 
 
+def _bound_said(attributes: list[str], end: str | None, index: KBIndex) -> str | None:
+    """The one attribute whose name says the end of a range the words before a value say
+    ("begins at 4:45 pm" -> "slot_start", whatever else the sentence names): None when the
+    words say no end or no single attribute names it (`range-bounds` in metta/lexicon.metta)."""
+    if end is None:
+        return None
+    ends = {stem(low if end == "low" else high) for low, high in index.range_bounds}
+    named = [a for a in attributes if any(stem(p) in ends for p in a.lower().split("_"))]
+    return named[0] if len(named) == 1 else None
+
+
 def _range_bound(attribute: str, end: str, index: KBIndex) -> str:
     """The attribute of a range's other end, when the range is said of one bound: the "close"
     of "saturday_open" for a range's high end (`range-bounds` pairs in metta/lexicon.metta)."""
@@ -282,6 +293,9 @@ def choose_attribute(
         ]
         # "£160" fits a number column only when no money column does: "sleeps" is no price
         typed = [a for a in typed if index.attribute_type(a) == vtype] or typed
+        bound = _bound_said(typed, _said_end(draft, index), index)
+        if bound is not None:  # "a slot that begins at 4:45 pm and ends at 10 pm"
+            return bound, "Type"
         ranked = sorted(typed, key=lambda a: -affinity(a, words))
         top = [a for a in ranked if affinity(a, words) == affinity(ranked[0], words)]
         if len(top) == 1:
