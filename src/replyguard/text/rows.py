@@ -146,15 +146,16 @@ class RowFinder:
         if found is None:
             return None
         ids = found.ids
-        if len(ids) > 1:
-            # of rows that tie, those holding the value ("another harbour tour on Sunday"),
-            # then the one in focus
+        told = found.before >= 1 or found.after >= 2
+        if len(ids) > 1 and told:
+            # of rows the other values tell and that tie, those holding the value ("another
+            # harbour tour on Sunday"), then the one in focus
             ids = [e for e in ids if e in holders] or ids
         if len(ids) > 1:
             top = max((focus[e] for e in ids if e in focus), default=None)
             if top is not None:
                 ids = [e for e in ids if focus.get(e) == top]
-        if len(ids) == 1 and (found.before >= 1 or found.after >= 2):
+        if len(ids) == 1 and told:
             return ids[0], "Values"
         own = [e for e in candidates or () if e in holders]
         if len(own) == 1:  # of the entities sharing the name, one holds the value said
