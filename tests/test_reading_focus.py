@@ -210,26 +210,6 @@ def test_each_end_of_a_range_is_the_bound_its_own_words_say() -> None:
     _contradicted(wrong, ("slot", "window_start", "10:30 am"), "09:30")
 
 
-HIRE = {
-    "entities": [
-        {
-            "id": "sander",
-            "name": "Makita belt sander",
-            "attributes": {"collect_date": "2026-12-03", "dropoff_date": "2026-12-05"},
-        }
-    ],
-    "schema": {"collect_date": {"value_type": "date"}, "dropoff_date": {"value_type": "date"}},
-}
-
-
-def test_two_words_said_as_one_name_the_attribute() -> None:
-    hire = Engine(KnowledgeBase.model_validate(HIRE))
-    verdicts = _verdicts(
-        hire, "The Makita belt sander is yours to drop off on December 4th.", _turns("When?")
-    )
-    _contradicted(verdicts, ("sander", "dropoff_date", "December 4th"), "2026-12-05")
-
-
 def test_an_attribute_the_sentence_names_of_another_entity_wins_over_focus(engine: Engine) -> None:
     verdicts = _verdicts(engine, "Booking online adds a $3 surcharge.", OFFERED)
     assert verdicts[("desk", "online_booking_surcharge", "$3")].kind == "Contradicted"

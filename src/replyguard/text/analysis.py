@@ -194,12 +194,9 @@ def _opens_clause(lexed: LexedText, sentence_start: int, position: int) -> bool:
 
 
 def _sentence_words(lexed: LexedText, row: list[Lexeme], days: set[str]) -> frozenset[str]:
-    """Content stems of a sentence plus the weekdays it speaks of, and each two words said as
-    one ("picked up" -> "pickup", "drop off" -> "dropoff": an attribute named "pickup_date")."""
+    """Content stems of a sentence plus the weekdays it speaks of."""
     start, end = row[0].start, row[-1].end
-    stems = [stem(t.text) for t in lexed.tokens if start <= t.start < end]
-    joined = {a + b for a, b in zip(stems, stems[1:], strict=False) if a.isalpha() and b.isalpha()}
-    return frozenset({*stems, *joined} | days)
+    return frozenset({stem(t.text) for t in lexed.tokens if start <= t.start < end} | days)
 
 
 def guess_type(lexeme: Lexeme, previous: Lexeme | None) -> EntityType:
