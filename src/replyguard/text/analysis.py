@@ -16,15 +16,17 @@ from lark import Lark
 
 from replyguard.models import AttributeSchema, EntityType, ValueType
 from replyguard.text.attachment import (
+    YEAR_LIKE,
     AttachedClaim,
     choose_attribute,
     named_holder,
+    named_in,
     one_value_each,
     strictly,
 )
 from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
-from replyguard.text.lexicon import WHEN_TYPES, KBIndex, WordLists
+from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.rows import RowFinder
 from replyguard.text.temporal import WEEKDAYS
@@ -54,6 +56,8 @@ _PLACE_PREPOSITIONS = {"in", "at", "near", "to", "from"}
 _LEX_CACHE_SIZE = 4096
 # value types that say nothing of which attribute holds them ("2", "Oban")
 _OPEN_TYPES = (None, ValueType.number, ValueType.text, ValueType.enum, ValueType.entity)
+_RELATIVE = frozenset({"relative_day", "relative_weekday"})  # "today", "next Friday"
+_ARTICLES = frozenset({"the", "a", "an"})
 
 
 @dataclass
@@ -114,6 +118,7 @@ class _Sentence:
     rows: list[list[Lexeme]] = field(default_factory=list)  # its values, grouped by row said
     speaks_for_us: bool = False  # it says "we", "us" or "our"
     names_others: bool = False  # it names an entity other than the organisation, or a new name
+    asks: bool = False  # it ends in a question mark
 
     def row_of(self, value: Lexeme) -> list[Lexeme]:
         return next((g for g in self.rows if any(v is value for v in g)), [])
@@ -122,6 +127,15 @@ class _Sentence:
         """The sentence's words with the value's own days in place of all the days named."""
         own = self.own_days.get(value.start)
         return self.words if own is None else self.words - _DAY_WORDS | own
+
+
+def _asks(lexed: LexedText, row: list[Lexeme]) -> bool:
+    """Whether the sentence of these lexemes is a question (ends in a question mark)."""
+    text = lexed.text
+    return any(
+        s.start <= row[0].start < s.end and text[s.start : s.end].rstrip()[-1:] == "?"
+        for s in lexed.sentences
+    )
 
 
 def _after_copula(row: list[Lexeme]) -> frozenset[int]:
@@ -354,6 +368,7 @@ class Reader:
                     (lx.cat == "ENT" and self.organisation not in lx.entity_ids) or lx.cat == "NAME"
                     for lx in row
                 ),
+                asks=bool(row) and _asks(lexed, row),
             )
             drafts = {}  # id(claim) -> the draft it was attached from
             claims = []
@@ -471,6 +486,8 @@ class Reader:
         its value to an attribute and the sentence names no entity."""
         value = draft.value
         named = sentence.named
+        if not named and sentence.asks and value.temporal and value.temporal.kind in _RELATIVE:
+            return None  # "Anything else today?" asks the user; it dates nothing in the KB
         if draft.subject is not None:
             # "I joined in 2020" is about me; "we're 5 miles away from Pizza Hut" about Pizza Hut
             named = [m for m in named if m[0] >= value.end]
@@ -489,13 +506,15 @@ class Reader:
             if by_values is not None:
                 return by_values
         if draft.foreign and not (draft.basis == "Cue" and not named):
-            return None
+            return None if named else self._attach_unnamed(draft, resolver, sentence)
         if not owners:
-            return self._attach_by_type(draft, resolver, sentence)
+            return self._attach_unnamed(draft, resolver, sentence)
 
         def holds(entity_id: str | None) -> bool:
             entity = self.index.entities.get(entity_id or "")
-            return entity is not None and any(a in entity.attributes for a in owners)
+            return entity is not None and any(
+                a in entity.attributes or named_in(a, entity.attributes) for a in owners
+            )
 
         near = [m for m in named if holds(m[2])]
         if near:
@@ -627,29 +646,69 @@ class Reader:
                             return [best[1]]
         return ids
 
-    def _attach_by_type(
+    def _attach_unnamed(
         self, draft: ClaimDraft, resolver: ReferenceResolver, sentence: _Sentence
     ) -> AttachedClaim | None:
-        """ "I have one meeting. It is Monday at 1 pm.": an impersonal "it is" with a time,
-        date or year ("It's from 2016") is about the entity most in focus when exactly one of
-        its attributes takes that type of value. (A bare number could be anything: "directions
-        to 5672 Barringer St"; a value before the verb qualifies the subject: "Today's game is
-        at 11 am".)"""
+        """A value no entity is named for: the one entity holding the attribute the sentence
+        names ("orders over €60 ship free": the shop's free_shipping_over), else the entity
+        in focus."""
+        return self._attach_named(draft, sentence) or self._attach_focus(draft, resolver, sentence)
+
+    def _attach_focus(
+        self, draft: ClaimDraft, resolver: ReferenceResolver, sentence: _Sentence
+    ) -> AttachedClaim | None:
+        """ "It starts at 7 pm", "The song came out 2016", "The total for the booking comes to
+        $84", "It's at 9 Mill Lane": a value no subject claims, in a sentence that names no
+        entity, is said of the entity most in focus when the sentence's words name exactly one
+        of its attributes the value fits, or, naming none, exactly one of its attributes holds
+        values of the value's type (`choose_attribute` by type; a street address: the one
+        attribute holding street addresses). A bare number or other free text could be anything
+        ("directions to 5672 Barringer St" is a street said as a destination, but "2 people"
+        no value), and a value that opens its sentence qualifies the clause's subject ("Today's
+        game is at 11 am")."""
         value = draft.value
+        street = value.value_type == ValueType.text and self._street(value.text)
+        year = value.value_type == ValueType.number and YEAR_LIKE.fullmatch(value.text) is not None
         if (
             draft.subject is not None
-            or (value.value_type not in WHEN_TYPES and value.value_type != ValueType.year)
-            or value.start not in sentence.after_copula
+            or draft.negated
+            or (value.value_type in _OPEN_TYPES and not (street or year))
+            or sentence.names_others
+            or not (
+                draft.direct or value.start in sentence.after_copula or draft.lead_words - _ARTICLES
+            )
         ):
             return None
         focus = max(resolver.in_focus(), key=lambda r: (r.salience, r.order), default=None)
         entity = self.index.entities.get(focus.entity_id or "") if focus else None
         if entity is None:
             return None
-        picked = choose_attribute(draft, entity.id, self.index, sentence.words_for(value))
+        if street:
+            held = [
+                a
+                for a in entity.attributes
+                if self.index.attribute_type(a) in (ValueType.text, ValueType.enum)
+                and any(self._street(str(v)) for v in entity.values_of(a)[0])
+            ]
+            if len(held) != 1:
+                return None
+            return AttachedClaim(draft, entity.label, entity.id, "Implicit", held[0], "Type", value)
+        picked = choose_attribute(
+            replace(draft, direct=True), entity.id, self.index, sentence.words_for(value)
+        )
         if picked is None or picked[1] != "Type":
             return None
         return AttachedClaim(draft, entity.label, entity.id, "Implicit", *picked, draft.value)
+
+    def _street(self, text: str) -> bool:
+        """Whether a text is shaped like a street address: a house number, then words one of
+        which is a `street-word` ("261 Driggs Avenue, Brooklyn")."""
+        words = [w.strip(",.;").lower() for w in text.split()]
+        return (
+            len(words) >= 2
+            and any(c.isdigit() for c in words[0])
+            and any("street-word" in self.words.markers.get(w) for w in words[1:])
+        )
 
     def _id_set(self, ids: tuple[str, ...]) -> frozenset[str]:
         """The ids sharing a name as a set, kept per tuple (a first name may have thousands)."""

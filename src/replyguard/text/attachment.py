@@ -21,7 +21,7 @@ from replyguard.text.words import stem
 from replyguard.values import number_key, order_key
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
-_YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
+YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
 _COMPATIBLE: dict[ValueType, set[ValueType]] = {
     ValueType.time: {ValueType.time, ValueType.datetime},
     ValueType.date: {ValueType.date, ValueType.datetime},
@@ -144,6 +144,17 @@ def _said_end(draft: ClaimDraft, index: KBIndex) -> str | None:
     return "low" if low and not high else "high" if high and not low else None
 
 
+def _bound_said(attributes: list[str], end: str | None, index: KBIndex) -> str | None:
+    """The one attribute whose name says the end of a range the words before a value say
+    ("begins at 4:45 pm" -> "slot_start", whatever else the sentence names): None when the
+    words say no end or no single attribute names it (`range-bounds` in metta/lexicon.metta)."""
+    if end is None:
+        return None
+    ends = {stem(low if end == "low" else high) for low, high in index.range_bounds}
+    named = [a for a in attributes if any(stem(p) in ends for p in a.lower().split("_"))]
+    return named[0] if len(named) == 1 else None
+
+
 def _range_bound(attribute: str, end: str, index: KBIndex) -> str:
     """The attribute of a range's other end, when the range is said of one bound: the "close"
     of "saturday_open" for a range's high end (`range-bounds` pairs in metta/lexicon.metta)."""
@@ -165,6 +176,13 @@ def _names_day_of(value: Lexeme, held: set[str]) -> bool:
         value.value_key if value.temporal is not None and value.temporal.kind == "weekday" else None
     )
     return day is not None and any(day in a.lower().split("_") for a in held)
+
+
+def named_in(cue: str, attributes: object) -> list[str]:
+    """Of these attributes, those whose names hold every part of a cue's attribute name: the
+    KB's own column for a lexicon cue it lacks ("address" -> "venue_address")."""
+    parts = cue.lower().split("_")
+    return [a for a in attributes if all(p in a.lower().split("_") for p in parts)]  # type: ignore[attr-defined]
 
 
 def affinity(attribute: str, words: frozenset[str]) -> int:
@@ -196,7 +214,7 @@ def choose_attribute(
         if (
             atype == ValueType.year
             and vtype == ValueType.number
-            and _YEAR_LIKE.fullmatch(value.text)
+            and YEAR_LIKE.fullmatch(value.text)
         ):
             return True  # "released in 1865": the temporal grammar only reads 1900-2199 as years
         if vtype == ValueType.number and atype in _AMOUNTS and measured(value.text):
@@ -228,6 +246,8 @@ def choose_attribute(
         # a lexicon cue for a column no entity has ("11 minutes away" -> distance) gives way to
         # the one attribute of the entity a value of this very type fills ("pickup_wait")
         own = [a for a in held if a in index.schema and fits(a) and strictly(vtype, a, index)]
+        if len(own) != 1:  # "the address is ..." of an entity whose column is "venue_address"
+            own = list(dict.fromkeys(b for a in cued for b in named_in(a, held) if fits(b)))
         cued = own if len(own) == 1 else cued
     if draft.range_end is not None:
         # "open from 8:00 until 16:00": each end of a range of times against its own bound
@@ -273,6 +293,9 @@ def choose_attribute(
         ]
         # "£160" fits a number column only when no money column does: "sleeps" is no price
         typed = [a for a in typed if index.attribute_type(a) == vtype] or typed
+        bound = _bound_said(typed, _said_end(draft, index), index)
+        if bound is not None:  # "a slot that begins at 4:45 pm and ends at 10 pm"
+            return bound, "Type"
         ranked = sorted(typed, key=lambda a: -affinity(a, words))
         top = [a for a in ranked if affinity(a, words) == affinity(ranked[0], words)]
         if len(top) == 1:

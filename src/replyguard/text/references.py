@@ -35,7 +35,9 @@ def agrees(info: PronounInfo, r: Referent) -> bool:
     if info.animacy == "Inanimate" and r.entity_type == EntityType.Person:
         return False
     if info.number == "Plural":
-        return r.number == "Plural" or r.entity_type in _GROUP_TYPES
+        # "call them at ...": a KB entity of unknown kind and number may be a business
+        unknown = r.entity_id is not None and r.entity_type == EntityType.Unknown and not r.number
+        return r.number == "Plural" or r.entity_type in _GROUP_TYPES or unknown
     if r.number == "Plural":
         return False
     if info.gender in ("Masculine", "Feminine"):

@@ -5,9 +5,10 @@ rental costs $58", rows a search returned have no name) or names one that severa
 A sentence listing rows ("a road bike at 7:40 am for $58 and a city hybrid at 11:15 am for $44")
 says one row per group of values: a value of an attribute the group already has a value of
 starts the next row. Within a group, the values said before a value identify the row it is said
-of; the values after it identify the row only when two or more agree. The dialogue's focus breaks
-a tie. A row not told firmly is checked against every candidate: the one holding the value, or,
-among the entities sharing a name, all of them when they hold one value for its attribute.
+of; the values after it identify the row only when two or more agree. Of rows that tie, those
+holding the value win, then the dialogue's focus breaks the tie. A row not told firmly is
+checked against every candidate: the one holding the value, or, among the entities sharing a
+name, all of them when they hold one value for its attribute.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ class RowFinder:
             texts = [value.text]
             if value.temporal is not None and value.temporal.kind in _DAY_KINDS:
                 day = value.temporal.date
-                texts += [WEEKDAYS[day.weekday()]] if day else []  # "tomorrow", "March 5"
+                # "tomorrow", "March 5": the day it falls on, and its weekday
+                texts += [day.isoformat(), WEEKDAYS[day.weekday()]] if day else []
             for attribute, spec in self.index.schema.items():
                 if value.attributes and attribute not in value.attributes:
                     continue
@@ -144,11 +146,16 @@ class RowFinder:
         if found is None:
             return None
         ids = found.ids
+        told = found.before >= 1 or found.after >= 2
+        if len(ids) > 1 and told:
+            # of rows the other values tell and that tie, those holding the value ("another
+            # harbour tour on Sunday"), then the one in focus
+            ids = [e for e in ids if e in holders] or ids
         if len(ids) > 1:
             top = max((focus[e] for e in ids if e in focus), default=None)
             if top is not None:
                 ids = [e for e in ids if focus.get(e) == top]
-        if len(ids) == 1 and (found.before >= 1 or found.after >= 2):
+        if len(ids) == 1 and told:
             return ids[0], "Values"
         own = [e for e in candidates or () if e in holders]
         if len(own) == 1:  # of the entities sharing the name, one holds the value said
