@@ -12,24 +12,37 @@ restates a request, and how sure the flag is, are rules (metta/hallucination.met
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from rapidfuzz.distance import OSA
 
 from replyguard.metta_host import Sym
 from replyguard.models import EntityType, Evidence, HallucinationType, Span, ValueType
 from replyguard.stages.acts import classify_reply_act, classify_turn_act
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
-from replyguard.text.details import count_details, request_details
+from replyguard.text.details import (
+    Details,
+    count_details,
+    modifier_details,
+    place_details,
+    request_details,
+)
 from replyguard.text.lexer import LexedText, Lexeme
 from replyguard.text.temporal import WEEKDAYS
 from replyguard.text.words import content_stems
 from replyguard.values import grade
 
 if TYPE_CHECKING:
+    from replyguard.dialogue import TurnReading
     from replyguard.engine import Engine
     from replyguard.text.lexicon import KBIndex
 
 _SLOT_TYPES = {ValueType.datetime: "time", ValueType.year: "date"}
+_NOUN_SLOTS = ("count of ", "kind of ")
+_MIN_MISSPELT = 5
+_NEGATIVE = frozenset({"negation", "negative-marker"})
 
 
 def _slot(lexeme: Lexeme, index: KBIndex) -> str | None:
@@ -47,18 +60,29 @@ def _slot(lexeme: Lexeme, index: KBIndex) -> str | None:
     return None
 
 
-def _slots(lexed: LexedText, engine: Engine) -> dict[str, list[Lexeme]]:
-    """Each detail a text gives: KB values and dates by their column or type, and the details
-    phrases introduce ("with my aunt"), unless a KB value already fills that slot."""
-    out: dict[str, list[Lexeme]] = {}
+def _slots(lexed: LexedText, engine: Engine, *, questions: bool = True) -> Details:
+    """Each detail a text gives: KB values and dates by their column or type, the details
+    phrases introduce ("with my aunt"), unless a KB value already fills that slot, and the
+    details said with their noun or cue (`_said_with`)."""
+    out: Details = {}
     for lexeme in lexed.lexemes:
         slot = _slot(lexeme, engine.index)
         if slot is not None:
             out.setdefault(slot, []).append(lexeme)
     details = request_details(lexed, engine.words.markers.get, lambda lx: _is_person(lx, engine))
-    details.update(count_details(lexed))  # "4 tickets"
+    details.update(_said_with(lexed, engine, questions=questions))
     for slot, lexemes in details.items():
         out.setdefault(slot, lexemes)
+    return out
+
+
+def _said_with(lexed: LexedText, engine: Engine, *, questions: bool = True) -> Details:
+    """The details a text ties to a noun or a cue: how many of a thing ("4 tickets"), which
+    kind of it ("a luxury ride"; in questions only with `questions`), where to or from ("a cab
+    to Pier 4")."""
+    out = count_details(lexed)
+    out.update(modifier_details(lexed, engine.words.markers.get, questions=questions))
+    out.update(place_details(lexed))
     return out
 
 
@@ -78,11 +102,71 @@ def _value_type(lexeme: Lexeme) -> ValueType:
     return lexeme.value_type or ValueType.text
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """What a user turn said of a slot."""
+
+    lexemes: list[Lexeme]
+    turn: TurnReading
+
+
 def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> list[Candidate]:
-    if not engine.host.holds("restates-request", Sym(reply_act)):
+    restates = engine.host.holds("restates-request", Sym(reply_act))
+    if not (restates or engine.host.holds("acts-on-request", Sym(reply_act))):
         return []
-    readings = ctx.dialogue.readings
-    # The task in hand began with the first request after the assistant last confirmed one.
+    request = _request(engine, ctx.dialogue.readings)
+    if restates:
+        said = _slots(ctx.reply.lexed, engine)
+    else:  # an answer or a question keeps what the user said with a noun or a cue
+        plain = _plain_sentences(ctx.reply.lexed)
+        said = {
+            slot: kept
+            for slot, lexemes in _said_with(ctx.reply.lexed, engine, questions=False).items()
+            if (kept := [lx for lx in lexemes if any(a <= lx.start < b for a, b in plain)])
+        }
+    reply_stems = set(ctx.reply.lexed.stems)
+    last = len(ctx.dialogue.readings) - 1
+    out = []
+    for slot, lexemes in said.items():
+        asked = request.get(_same_slot(slot, request))
+        if asked is None or any(
+            _agrees(engine, slot, r, a) for r in lexemes for a in asked.lexemes
+        ):
+            continue
+        value, wanted = lexemes[0], asked.lexemes[0]
+        # "a regular ride, or the luxury one": the reply names the kind asked for too
+        if value.cat == "MODIFIER" and any(a.value_key in reply_stems for a in asked.lexemes):
+            continue
+        turn = asked.turn.turn
+        out.append(
+            Candidate(
+                HallucinationType.ContradictsPrior,
+                (Sym("RequestRestated"), last - asked.turn.index),
+                Span(start=value.start, end=value.end),
+                f"turn {turn.id or ''} asked for {slot} '{wanted.text}'",
+                suggestion=f"Use '{wanted.text}' as requested",
+                support=[
+                    Evidence(
+                        kind="turn",
+                        turn_id=turn.id or "",
+                        text=turn.text,
+                        attribute=slot,
+                        value=wanted.text,
+                    )
+                ],
+            )
+        )
+    return out
+
+
+def _request(engine: Engine, readings: list[TurnReading]) -> dict[str, _Asked]:
+    """Slot -> what the user last said of it in the task in hand.
+
+    The task began after the assistant last confirmed one. Details said with a noun or a cue
+    ("4 tickets", "a luxury ride", "to Pier 4") count from its first user turn; the others from
+    its first request on. A later user turn replaces what an earlier one said; an assistant
+    turn that states one other value lets it stand in place of the user's (the user took the
+    offer), so the user's earlier word no longer binds."""
     done = max(
         (
             r.index
@@ -104,44 +188,58 @@ def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> 
             and r.turn.role == "user"
             and classify_turn_act(r.turn.text, r.turn.act, engine.words) == "Request"
         ),
-        None,
+        len(readings),
     )
-    if start is None:
-        return []
-    request: dict[str, tuple[list[Lexeme], str, str, int]] = {}
-    for reading in readings[start:]:
-        if reading.turn.role != "user":
-            continue
-        for slot, lexemes in _slots(reading.reading.lexed, engine).items():
-            request[slot] = (lexemes, reading.turn.id or "", reading.turn.text, reading.index)
-    last = len(readings) - 1
-    out = []
-    for slot, said in _slots(ctx.reply.lexed, engine).items():
-        if slot not in request:
-            continue
-        asked, turn_id, turn_text, turn_index = request[slot]
-        if any(_agrees(engine, slot, r, a) for r in said for a in asked):
-            continue
-        value = said[0]
-        out.append(
-            Candidate(
-                HallucinationType.ContradictsPrior,
-                (Sym("RequestRestated"), last - turn_index),
-                Span(start=value.start, end=value.end),
-                f"turn {turn_id} asked for {slot} '{asked[0].text}'",
-                suggestion=f"Use '{asked[0].text}' as requested",
-                support=[
-                    Evidence(
-                        kind="turn",
-                        turn_id=turn_id,
-                        text=turn_text,
-                        attribute=slot,
-                        value=asked[0].text,
-                    )
-                ],
+    request: dict[str, _Asked] = {}
+    for reading in readings[done + 1 :]:
+        lexed = reading.reading.lexed
+        if reading.turn.role == "user":
+            slots = (
+                _slots(lexed, engine, questions=False)
+                if reading.index >= start
+                else _said_with(lexed, engine, questions=False)
             )
-        )
-    return out
+            for slot, lexemes in slots.items():
+                request[_same_slot(slot, request)] = _Asked(lexemes, reading)
+            continue
+        for slot, lexemes in _slots(lexed, engine).items():
+            asked = request.get(slot)
+            offered = {(lx.value_key or lx.text).lower() for lx in lexemes}
+            if (
+                asked is not None
+                and len(offered) == 1
+                and not any(_agrees(engine, slot, o, a) for o in lexemes for a in asked.lexemes)
+            ):
+                del request[slot]
+    return request
+
+
+def _same_slot(slot: str, request: dict[str, _Asked]) -> str:
+    """The request's slot a reply's slot is: itself, or the same with its noun misspelt ("count
+    of tikcet" is "count of ticket")."""
+    if slot in request or not slot.startswith(_NOUN_SLOTS):
+        return slot
+    prefix, _, noun = slot.rpartition(" ")
+    for other in request:
+        head, _, word = other.rpartition(" ")
+        if (
+            head == prefix
+            and min(len(word), len(noun)) >= _MIN_MISSPELT
+            and (OSA.distance(word, noun) <= 1)
+        ):
+            return other
+    return slot
+
+
+def _plain_sentences(lexed: LexedText) -> list[tuple[int, int]]:
+    """The (start, end) of the sentences that deny or regret nothing: "there are no luxury rides,
+    a regular ride is free" offers an alternative, it does not restate the request."""
+    negative = [m.start for m in lexed.markers if m.kind in _NEGATIVE]
+    return [
+        (s.start, s.end + 1)
+        for s in lexed.sentences
+        if not any(s.start <= m <= s.end for m in negative)
+    ]
 
 
 def _opening_asks(lexed: LexedText) -> bool:
@@ -153,12 +251,19 @@ def _weekdays(text: str) -> set[str]:
     return {w for w in text.lower().replace(",", " ").split() if w in WEEKDAYS}
 
 
+def _within(one: str, other: str) -> bool:
+    """The content words of one phrase are all in the other's, or the other way round."""
+    a, b = set(content_stems(one.split())), set(content_stems(other.split()))
+    return a <= b or b <= a
+
+
 def _agrees(engine: Engine, slot: str, said: Lexeme, asked: Lexeme) -> bool:
-    if "COUNT" in (said.cat, asked.cat):  # "1 tickets" does not restate "4 tickets"
+    if {"COUNT", "MODIFIER"} & {said.cat, asked.cat}:  # "1 tickets" does not restate "4 tickets"
         return said.value_key == asked.value_key
+    if "PLACE" in (said.cat, asked.cat) and _within(said.text, asked.text):
+        return True  # "to Elm Park" restates "to Elm Park Marina"
     if "DETAIL" in (said.cat, asked.cat):  # "yoga" restates "a yoga activity"
-        a, b = set(content_stems(said.text.split())), set(content_stems(asked.text.split()))
-        return a <= b or b <= a
+        return _within(said.text, asked.text)
     if said.cat == "ENT" or asked.cat == "ENT":
         return said.entity_ids == asked.entity_ids
     t1, t2 = said.temporal, asked.temporal

@@ -17,15 +17,17 @@ from replyguard.text.claims import PREPOSITIONS
 from replyguard.text.lexer import LexedText, Lexeme
 from replyguard.text.lexicon import past_openers
 from replyguard.text.temporal import NUMBER_WORDS
-from replyguard.text.words import content_stems
+from replyguard.text.tokens import Token
+from replyguard.text.words import STOPWORDS, content_stems
 
 _MARKER = "detail-phrase:"
 _SKIPPED = frozenset("a an the my your our his her their its this that some".split())
 _BOUNDARIES = PREPOSITIONS | frozenset(
     "and or but so is are was were be been will would has have had who which that "
-    "please if when then now".split()
+    "please if when then now as".split()
 )
 _MAX_WORDS = 4
+Details = dict[str, list[Lexeme]]  # slot -> the lexemes a text gives for it
 _BETWEEN_VALUES = frozenset("a an the at on in of , and".split())
 # A person's name alone does not say what happens: in "Reminder set for Jon to take medicine"
 # the phrase after "set for" is who the reminder is for, not the event.
@@ -68,7 +70,7 @@ def request_details(
     lexed: LexedText,
     kinds: Callable[[str], tuple[object, ...]],
     is_person: Callable[[Lexeme], bool],
-) -> dict[str, list[Lexeme]]:
+) -> Details:
     """Slot -> the detail phrases a text gives for it (`phrase_after` each detail phrase).
 
     `kinds` gives a word's word-list kinds and `is_person` whether a name lexeme names a
@@ -76,7 +78,7 @@ def request_details(
     tokens = lexed.tokens
     names = {(lx.start_tok, lx.end_tok) for lx in lexed.lexemes if is_person(lx)}
     lowered = [t.lower for t in tokens]
-    out: dict[str, list[Lexeme]] = {}
+    out: Details = {}
     for marker in lexed.markers:
         if marker.kind.startswith(_MARKER):
             i = next((k for k, t in enumerate(tokens) if t.start >= marker.end), len(tokens))
@@ -95,7 +97,7 @@ def request_details(
     return out
 
 
-def count_details(lexed: LexedText) -> dict[str, list[Lexeme]]:
+def count_details(lexed: LexedText) -> Details:
     """How many of a thing a text asks for or restates: "4 tickets", "three tickets" give the
     slot "count of ticket" a COUNT lexeme (the number) whose value_key is its value. A number
     inside another value ("7 pm", "$40") counts nothing."""
@@ -106,7 +108,7 @@ def count_details(lexed: LexedText) -> dict[str, list[Lexeme]]:
         if lx.cat == "VAL" and lx.value_type != ValueType.number
         for k in range(lx.start_tok, lx.end_tok)
     }
-    out: dict[str, list[Lexeme]] = {}
+    out: Details = {}
     for i in range(len(tokens) - 1):
         token, noun = tokens[i], tokens[i + 1]
         if i in taken or i + 1 in taken or noun.kind != "word":
@@ -121,4 +123,113 @@ def count_details(lexed: LexedText) -> dict[str, list[Lexeme]]:
         # the number is the detail said ("2" of "2 passes"): what a restatement must keep
         count = Lexeme("COUNT", i, i + 1, token.start, token.end, token.text, value_key=str(number))
         out.setdefault(f"count of {stems[0]}", []).append(count)
+    return out
+
+
+# A modifier stands after one of these ("a luxury ride", "2 pool seats", "on regular ride") or
+# opens its sentence; "to" is left out, where the next word is a verb ("to book ride"), and so
+# are "or" and "and", where the modifiers name options ("a pool or regular ride").
+_BEFORE_MODIFIER = (_SKIPPED | PREPOSITIONS | frozenset({"for"})) - {"to"}
+
+
+def modifier_details(
+    lexed: LexedText, kinds: Callable[[str], tuple[object, ...]], *, questions: bool = True
+) -> Details:
+    """Which kind of a thing a text names: "a luxury ride" gives the slot "kind of ride" a
+    MODIFIER lexeme ("luxury", value_key its stem). The modifier is a content word right before
+    the noun that ends a noun phrase, after an article, a number, a preposition or the start of
+    a sentence. Generic words ("the same ride") and the state an event is in ("your booked
+    ride") name no kind. Without `questions`, sentences that ask are left out: "would you mind
+    a shared ride?" offers a kind, it states none."""
+    tokens = lexed.tokens
+    taken = {
+        k
+        for lx in lexed.lexemes
+        if lx.cat == "VAL" and (lx.temporal is not None or lx.value_type == ValueType.number)
+        for k in range(lx.start_tok, lx.end_tok)
+    }
+    starts = {s.start_token for s in lexed.sentences}
+    asking = {
+        k
+        for s in lexed.sentences
+        if not questions and lexed.text[s.start : s.end].rstrip().endswith("?")
+        for k in range(s.start_token, s.end_token)
+    }
+    out: Details = {}
+    for i in range(len(tokens) - 1):
+        modifier, noun = tokens[i], tokens[i + 1]
+        if i in taken or i + 1 in taken or i in asking or not _is_kind(tokens, i, kinds):
+            continue
+        before = tokens[i - 1] if i > 0 else None
+        if not (
+            i in starts
+            or before is None
+            or before.kind == "num"
+            or before.lower in NUMBER_WORDS
+            or before.lower in _BEFORE_MODIFIER
+            or (i - 1 in taken)
+        ):
+            continue
+        stems = content_stems([modifier.text, noun.text])
+        lexeme = Lexeme(
+            "MODIFIER", i, i + 1, modifier.start, modifier.end, modifier.text, value_key=stems[0]
+        )
+        out.setdefault(f"kind of {stems[1]}", []).append(lexeme)
+    return out
+
+
+def _is_kind(tokens: list[Token], i: int, kinds: Callable[[str], tuple[object, ...]]) -> bool:
+    """Token i is a content word naming a kind of the noun after it, which ends its phrase."""
+    modifier, noun = tokens[i], tokens[i + 1]
+    after = tokens[i + 2] if i + 2 < len(tokens) else None
+    if modifier.kind != "word" or noun.kind != "word":
+        return False
+    if after is not None and after.kind == "word" and after.lower not in STOPWORDS:
+        return False  # "a cab pool ride": "pool" is no noun of its own
+    if len(content_stems([modifier.text, noun.text])) != 2:
+        return False
+    if {modifier.lower, noun.lower} & _BOUNDARIES:
+        return False
+    found = [k for t in (modifier, noun) for k in kinds(t.lower)]
+    return not any(k == "generic-detail" or str(k).startswith("state-verb:") for k in found)
+
+
+_DIRECTION = "direction-cue:"
+_PLACE_CATS = frozenset({"ENT", "NAME", "VAL", "OF"})
+_PLACE_SKIPPED = _SKIPPED | frozenset({"is", "will", "be"})
+
+
+def place_details(lexed: LexedText) -> Details:
+    """Where a text says one goes or comes from: the place right after a direction cue ("a cab
+    to 12 Harbour Road", "the destination is Pier 4", "from Elm Park"), under the slot "place
+    to" or "place from" as a PLACE lexeme. The place is a run of names, KB values and numbers
+    ("of" between them) holding at least one name or KB value; a time or a sum is no place."""
+    by_start = {lx.start_tok: lx for lx in lexed.lexemes}
+    out: Details = {}
+    for marker in lexed.markers:
+        if not marker.kind.startswith(_DIRECTION):
+            continue
+        i = next((k for k, t in enumerate(lexed.tokens) if t.start >= marker.end), None)
+        while i is not None and i < len(lexed.tokens) and lexed.tokens[i].lower in _PLACE_SKIPPED:
+            i += 1
+        run: list[Lexeme] = []
+        while i is not None and (lx := by_start.get(i)) is not None and lx.cat in _PLACE_CATS:
+            if (
+                lx.cat == "VAL"
+                and (lx.temporal is not None or lx.value_type not in (None, ValueType.number))
+                and not lx.attributes
+            ):
+                break
+            run.append(lx)
+            i = lx.end_tok
+            if i < len(lexed.tokens) and lexed.tokens[i].lower == "the" and run[-1].cat == "OF":
+                i += 1
+        while run and run[-1].cat in ("OF", "VAL") and not run[-1].attributes:
+            run.pop()
+        if not any(lx.cat in ("ENT", "NAME") or lx.attributes for lx in run):
+            continue
+        first, last = run[0], run[-1]
+        text = lexed.text[first.start : last.end]
+        place = Lexeme("PLACE", first.start_tok, last.end_tok, first.start, last.end, text)
+        out.setdefault(f"place {marker.kind[len(_DIRECTION) :]}", []).append(place)
     return out

@@ -197,6 +197,7 @@ CLASSED_KINDS = (
     "late-act-marker",
     "state-verb",
     "detail-phrase",
+    "direction-cue",
     "direct-answer",
     "punctuated-answer",
 )

@@ -1,0 +1,115 @@
+"""A reply that restates or acts on a request keeps the details the user gave with a noun or a
+cue: how many of a thing, which kind of it, where to. A detail with the same noun or cue and
+another value contradicts the user (ContradictsPrior, so the reply is written again); the
+user's latest word wins, and an offer the assistant made and the user let stand replaces it.
+
+The sentences are a ferry booking desk's, written for these tests."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from replyguard.engine import Engine
+from replyguard.models import KnowledgeBase, PostprocessedResponse, Turn
+
+REFERENCE = datetime(2026, 5, 4, 9, 0)
+KB = {
+    "entities": [
+        {
+            "id": "F1",
+            "name": "Morning Crossing",
+            "attributes": {"departs": "8:15 am", "pier": "Pier 3"},
+        }
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(KnowledgeBase.model_validate(KB))
+
+
+def _check(engine: Engine, turns: list[tuple[str, str]], reply: str) -> PostprocessedResponse:
+    dialogue = [
+        Turn(id=f"T{k + 1}", speaker=speaker, text=text) for k, (speaker, text) in enumerate(turns)
+    ]
+    return engine.postprocess(reply, dialogue[-1].text, dialogue, reference_time=REFERENCE)
+
+
+def _against_user(result: PostprocessedResponse) -> list[str]:
+    return [
+        f.content for f in result.hallucination_flags if f.hallucination_type == "ContradictsPrior"
+    ]
+
+
+CABIN = [
+    ("user", "We are taking the ferry across to the island next week."),
+    ("assistant", "Lovely. Which kind of cabin would you like?"),
+    ("user", "I'd prefer an inside cabin, it is cheaper."),
+]
+
+
+def test_another_kind_of_the_same_thing_contradicts_the_user(engine: Engine) -> None:
+    wrong = _check(engine, CABIN, "One outside cabin on the Morning Crossing at 8:15 am.")
+    assert _against_user(wrong) == ["outside"]
+    assert wrong.recommendation.kind == "Regenerate"
+    same = _check(engine, CABIN, "One inside cabin on the Morning Crossing at 8:15 am.")
+    assert _against_user(same) == []
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "There are no inside cabins left, but an outside cabin is free on the Morning Crossing.",
+        "Would an outside cabin on the Morning Crossing do?",  # offers a kind, states none
+        "Your booked cabin is on the Morning Crossing.",  # the state it is in is no kind
+    ],
+)
+def test_a_kind_offered_or_weighed_is_no_contradiction(engine: Engine, reply: str) -> None:
+    assert _against_user(_check(engine, CABIN, reply)) == []
+
+
+def test_the_latest_count_the_user_gave_wins(engine: Engine) -> None:
+    turns = [
+        ("user", "I need foot passenger tickets for the Morning Crossing."),
+        ("assistant", "How many tickets?"),
+        ("user", "Two tickets, please."),
+        ("assistant", "Anything else?"),
+        ("user", "Actually we are five now, make it five tikcets."),
+    ]
+    assert _against_user(_check(engine, turns, "Please confirm: 2 tickets for 8:15 am.")) == ["2"]
+    assert _against_user(_check(engine, turns, "Please confirm: 5 tickets for 8:15 am.")) == []
+
+
+def test_a_count_given_without_a_request_marker_binds_the_answer(engine: Engine) -> None:
+    turns = [
+        ("user", "The Morning Crossing looks right."),
+        ("assistant", "How many bikes are you bringing?"),
+        ("user", "We have 3 bikes with us."),
+    ]
+    assert _against_user(_check(engine, turns, "Space for 4 bikes on the Morning Crossing.")) == [
+        "4"
+    ]
+
+
+def test_another_place_after_the_same_direction_contradicts_the_user(engine: Engine) -> None:
+    turns = [
+        ("user", "Can you find me a sailing to Brodick Harbour tomorrow?"),
+        ("assistant", "Leaving from which port?"),
+        ("user", "From Ardrossan."),
+    ]
+    wrong = _check(engine, turns, "Please confirm the Morning Crossing from Ardrossan to Oban.")
+    assert _against_user(wrong) == ["Oban"]
+    same = _check(engine, turns, "Please confirm the Morning Crossing from Ardrossan to Brodick.")
+    assert _against_user(same) == []
+
+
+def test_an_offer_the_user_let_stand_replaces_their_word(engine: Engine) -> None:
+    turns = [
+        ("user", "I want 2 cabins on the Morning Crossing."),
+        ("assistant", "Only 1 cabin is left on that sailing, shall I hold it?"),
+        ("user", "Fine, go ahead."),
+    ]
+    assert _against_user(_check(engine, turns, "Please confirm: 1 cabin on the 8:15 am.")) == []
