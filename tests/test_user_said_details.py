@@ -113,3 +113,46 @@ def test_an_offer_the_user_let_stand_replaces_their_word(engine: Engine) -> None
         ("user", "Fine, go ahead."),
     ]
     assert _against_user(_check(engine, turns, "Please confirm: 1 cabin on the 8:15 am.")) == []
+
+
+def test_a_date_said_with_another_word_of_its_clause_is_another_date(engine: Engine) -> None:
+    turns = [
+        ("user", "I want to board the ferry on June 3rd."),
+        ("assistant", "And when do you sail back?"),
+        ("user", "We return on June 9th."),
+    ]
+    wrong = _check(engine, turns, "Please confirm: board on June 4th and return on June 9th.")
+    assert _against_user(wrong) == ["June 4th"]
+    right = _check(engine, turns, "Please confirm: board on June 3rd and return on June 9th.")
+    assert _against_user(right) == []  # two dates, each restated with its own word
+
+
+def test_a_later_date_for_the_same_thing_replaces_the_earlier(engine: Engine) -> None:
+    turns = [
+        ("user", "I want to board the ferry on June 3rd."),
+        ("assistant", "Noted."),
+        ("user", "Sorry, I can only board on the 5th of this month."),
+    ]
+    assert _against_user(_check(engine, turns, "Please confirm: you board on May 5th.")) == []
+    assert _against_user(_check(engine, turns, "Please confirm: you board on June 3rd.")) == [
+        "June 3rd"
+    ]
+
+
+def test_a_place_the_kb_knows_may_be_its_name_for_the_users_place(engine: Engine) -> None:
+    turns = [("user", "Is there a sailing from Ardro Quay tomorrow morning?")]
+    # "Pier 3" is the crossing's pier in the KB: it may be what the user called Ardro Quay
+    known = _check(engine, turns, "The Morning Crossing leaves from Pier 3 at 8:15 am.")
+    assert _against_user(known) == []
+    unknown = _check(engine, turns, "The Morning Crossing leaves from Largs Quay at 8:15 am.")
+    assert _against_user(unknown) == ["Largs Quay"]
+
+
+def test_a_promise_to_look_does_not_end_the_task(engine: Engine) -> None:
+    turns = [
+        ("user", "I need to get over to Brodick Harbour on Friday."),
+        ("assistant", "Sure, let me check the timetable."),
+        ("user", "Which sailing should I take?"),
+    ]
+    reply = "I'd recommend the Morning Crossing to Oban at 8:15 am."
+    assert _against_user(_check(engine, turns, reply)) == ["Oban"]

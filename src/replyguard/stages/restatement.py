@@ -28,6 +28,7 @@ from replyguard.text.details import (
     modifier_details,
     place_details,
     request_details,
+    value_cues,
 )
 from replyguard.text.lexer import LexedText, Lexeme
 from replyguard.text.temporal import WEEKDAYS
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 
 _SLOT_TYPES = {ValueType.datetime: "time", ValueType.year: "date"}
 _NOUN_SLOTS = ("count of ", "kind of ")
+_SAID_ANY_TIME = ("date", "time", "place ", *_NOUN_SLOTS)
 _MIN_MISSPELT = 5
 _NEGATIVE = frozenset({"negation", "negative-marker"})
 
@@ -76,14 +78,30 @@ def _slots(lexed: LexedText, engine: Engine, *, questions: bool = True) -> Detai
     return out
 
 
-def _said_with(lexed: LexedText, engine: Engine, *, questions: bool = True) -> Details:
+def _said_with(
+    lexed: LexedText, engine: Engine, *, questions: bool = True, dates: bool = True
+) -> Details:
     """The details a text ties to a noun or a cue: how many of a thing ("4 tickets"), which
     kind of it ("a luxury ride"; in questions only with `questions`), where to or from ("a cab
-    to Pier 4")."""
+    to Pier 4"), and with `dates` the dates and times said with a word of their clause ("pick
+    up on March 5th": "date with pick")."""
     out = count_details(lexed)
     out.update(modifier_details(lexed, engine.words.markers.get, questions=questions))
     out.update(place_details(lexed))
+    if dates:
+        for lexeme in lexed.lexemes:
+            kind = _temporal_slot(lexeme)
+            for cue in value_cues(lexed, lexeme) if kind else ():
+                out.setdefault(f"{kind} with {cue}", []).append(lexeme)
     return out
+
+
+def _temporal_slot(lexeme: Lexeme) -> str | None:
+    """ "date" or "time" for a date or time, else None."""
+    if lexeme.cat != "VAL" or lexeme.temporal is None or lexeme.value_type is None:
+        return None
+    kind = _SLOT_TYPES.get(lexeme.value_type, lexeme.value_type.value)
+    return kind if kind in ("date", "time") else None
 
 
 def _is_person(lexeme: Lexeme, engine: Engine) -> bool:
@@ -115,13 +133,16 @@ def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> 
     if not (restates or engine.host.holds("acts-on-request", Sym(reply_act))):
         return []
     request = _request(engine, ctx.dialogue.readings)
+    several = _several_values(request)
     if restates:
         said = _slots(ctx.reply.lexed, engine)
     else:  # an answer or a question keeps what the user said with a noun or a cue
         plain = _plain_sentences(ctx.reply.lexed)
         said = {
             slot: kept
-            for slot, lexemes in _said_with(ctx.reply.lexed, engine, questions=False).items()
+            for slot, lexemes in _said_with(
+                ctx.reply.lexed, engine, questions=False, dates=False
+            ).items()
             if (kept := [lx for lx in lexemes if any(a <= lx.start < b for a, b in plain)])
         }
     reply_stems = set(ctx.reply.lexed.stems)
@@ -129,9 +150,15 @@ def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> 
     out = []
     for slot, lexemes in said.items():
         asked = request.get(_same_slot(slot, request))
-        if asked is None or any(
-            _agrees(engine, slot, r, a) for r in lexemes for a in asked.lexemes
-        ):
+        if asked is None:
+            continue
+        pairs = [
+            (r, a)
+            for r in lexemes
+            for a in asked.lexemes
+            if _comparable(ctx.reply.lexed, r, asked, a, several)
+        ]
+        if not pairs or any(_agrees(engine, slot, r, a) for r, a in pairs):
             continue
         value, wanted = lexemes[0], asked.lexemes[0]
         # "a regular ride, or the luxury one": the reply names the kind asked for too
@@ -162,11 +189,11 @@ def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> 
 def _request(engine: Engine, readings: list[TurnReading]) -> dict[str, _Asked]:
     """Slot -> what the user last said of it in the task in hand.
 
-    The task began after the assistant last confirmed one. Details said with a noun or a cue
-    ("4 tickets", "a luxury ride", "to Pier 4") count from its first user turn; the others from
-    its first request on. A later user turn replaces what an earlier one said; an assistant
-    turn that states one other value lets it stand in place of the user's (the user took the
-    offer), so the user's earlier word no longer binds."""
+    The task began after the assistant last confirmed one. Dates, times and details said with a
+    noun or a cue ("4 tickets", "a luxury ride", "to Pier 4") count from its first user turn;
+    the others from its first request on. A later user turn replaces what an earlier one said;
+    an assistant turn that states one other value lets it stand in place of the user's (the
+    user took the offer), so the user's earlier word no longer binds."""
     done = max(
         (
             r.index
@@ -176,6 +203,7 @@ def _request(engine: Engine, readings: list[TurnReading]) -> dict[str, _Asked]:
                 "finishes-task",
                 Sym(classify_reply_act(r.reading, engine.words)),
                 _opening_asks(r.reading.lexed),
+                bool(_slots(r.reading.lexed, engine)),
             )
         ),
         default=-1,
@@ -194,13 +222,10 @@ def _request(engine: Engine, readings: list[TurnReading]) -> dict[str, _Asked]:
     for reading in readings[done + 1 :]:
         lexed = reading.reading.lexed
         if reading.turn.role == "user":
-            slots = (
-                _slots(lexed, engine, questions=False)
-                if reading.index >= start
-                else _said_with(lexed, engine, questions=False)
-            )
-            for slot, lexemes in slots.items():
-                request[_same_slot(slot, request)] = _Asked(lexemes, reading)
+            _forget_restated_dates(request, lexed)
+            for slot, lexemes in _slots(lexed, engine, questions=False).items():
+                if reading.index >= start or slot.startswith(_SAID_ANY_TIME):
+                    request[_same_slot(slot, request)] = _Asked(lexemes, reading)
             continue
         for slot, lexemes in _slots(lexed, engine).items():
             asked = request.get(slot)
@@ -212,6 +237,54 @@ def _request(engine: Engine, readings: list[TurnReading]) -> dict[str, _Asked]:
             ):
                 del request[slot]
     return request
+
+
+def _forget_restated_dates(request: dict[str, _Asked], lexed: LexedText) -> None:
+    """A user turn that gives a date or time said with a word an earlier one was said with
+    replaces it under all its words: "tickets for the 11th" after "buy tickets for the 9th"
+    leaves no "date with buy" of the 9th."""
+    said = [(kind, value_cues(lexed, lx)) for lx in lexed.lexemes if (kind := _temporal_slot(lx))]
+    for slot, asked in list(request.items()):
+        kind, _, cue = slot.partition(" with ")
+        if not cue:
+            continue
+        earlier = asked.turn.reading.lexed
+        if any(
+            kind == k and cues & value_cues(earlier, a) for k, cues in said for a in asked.lexemes
+        ):
+            del request[slot]
+
+
+def _known(lexeme: Lexeme) -> bool:
+    return bool(lexeme.entity_ids or lexeme.attributes)
+
+
+def _several_values(request: dict[str, _Asked]) -> set[str]:
+    """The kinds (date, time) of which the user gave more than one value in the task."""
+    values: dict[str, set[str]] = {}
+    for asked in request.values():
+        for lexeme in asked.lexemes:
+            kind = _temporal_slot(lexeme)
+            if kind is not None:
+                values.setdefault(kind, set()).add(str(lexeme.temporal.value))  # type: ignore[union-attr]
+    return {kind for kind, found in values.items() if len(found) > 1}
+
+
+def _comparable(
+    lexed: LexedText, said: Lexeme, asked: _Asked, value: Lexeme, several: set[str]
+) -> bool:
+    """A date or time of the reply speaks of the same thing as one the user gave, unless the
+    user gave several and the two are said with words of their own that share none ("pick up
+    on the 6th" and "I need it till the 9th"). A place the KB knows may be the KB's name for
+    one the user named in words the KB does not hold ("Philly"): only a place the KB knows, or
+    one neither knows, is compared with the user's."""
+    if said.cat == "PLACE" and value.cat == "PLACE":
+        return _known(value) or not _known(said)
+    kind = _temporal_slot(said)
+    if kind is None or _temporal_slot(value) is None or kind not in several:
+        return True
+    mine, theirs = value_cues(lexed, said), value_cues(asked.turn.reading.lexed, value)
+    return not (mine and theirs) or bool(mine & theirs)
 
 
 def _same_slot(slot: str, request: dict[str, _Asked]) -> str:
@@ -270,6 +343,7 @@ def _agrees(engine: Engine, slot: str, said: Lexeme, asked: Lexeme) -> bool:
     if "part_of_day" in (getattr(t1, "kind", None), getattr(t2, "kind", None)):
         return True  # "in the afternoon" is restated by any time the reply gives for it
     if t1 is not None and t2 is not None:  # "tomorrow" and "Tuesday" may be the same day
+        slot = slot.split(" with ")[0]  # "date with pick": a date
         if slot == "time" and t1.time is not None and t2.time is not None:
             return t1.time == t2.time
         days = (_weekdays(said.text), _weekdays(asked.text))

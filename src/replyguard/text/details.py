@@ -194,20 +194,21 @@ def _is_kind(tokens: list[Token], i: int, kinds: Callable[[str], tuple[object, .
     return not any(k == "generic-detail" or str(k).startswith("state-verb:") for k in found)
 
 
-_DIRECTION = "direction-cue:"
+_PLACE_CUE = "place-cue:"
 _PLACE_CATS = frozenset({"ENT", "NAME", "VAL", "OF"})
 _PLACE_SKIPPED = _SKIPPED | frozenset({"is", "will", "be"})
 
 
 def place_details(lexed: LexedText) -> Details:
-    """Where a text says one goes or comes from: the place right after a direction cue ("a cab
-    to 12 Harbour Road", "the destination is Pier 4", "from Elm Park"), under the slot "place
-    to" or "place from" as a PLACE lexeme. The place is a run of names, KB values and numbers
-    ("of" between them) holding at least one name or KB value; a time or a sum is no place."""
+    """Where a text says one goes, comes from or is: the place right after a place cue ("a cab
+    to 12 Harbour Road", "the destination is Pier 4", "from Elm Park", "in Leith"), under the
+    slot "place to", "place from" or "place in" as a PLACE lexeme. The place is a run of names,
+    KB values and numbers ("of" between them) holding at least one name or KB value; a time or
+    a sum is no place. The KB entities and attributes of its parts are the PLACE's."""
     by_start = {lx.start_tok: lx for lx in lexed.lexemes}
     out: Details = {}
     for marker in lexed.markers:
-        if not marker.kind.startswith(_DIRECTION):
+        if not marker.kind.startswith(_PLACE_CUE):
             continue
         i = next((k for k, t in enumerate(lexed.tokens) if t.start >= marker.end), None)
         while i is not None and i < len(lexed.tokens) and lexed.tokens[i].lower in _PLACE_SKIPPED:
@@ -230,6 +231,52 @@ def place_details(lexed: LexedText) -> Details:
             continue
         first, last = run[0], run[-1]
         text = lexed.text[first.start : last.end]
-        place = Lexeme("PLACE", first.start_tok, last.end_tok, first.start, last.end, text)
-        out.setdefault(f"place {marker.kind[len(_DIRECTION) :]}", []).append(place)
+        place = Lexeme(
+            "PLACE",
+            first.start_tok,
+            last.end_tok,
+            first.start,
+            last.end,
+            text,
+            entity_ids=tuple(i for lx in run for i in lx.entity_ids),
+            attributes=tuple(a for lx in run for a in lx.attributes),
+        )
+        out.setdefault(f"place {marker.kind[len(_PLACE_CUE) :]}", []).append(place)
     return out
+
+
+# The word right before a date or time that says which end of a span it is ("from", "until").
+_SPAN_ENDS = {"from": "from", "since": "from", "until": "until", "till": "until", "to": "until"}
+_CLAUSE_ENDS = frozenset({"and", "or", "but", "then"})
+
+
+def value_cues(lexed: LexedText, value: Lexeme) -> frozenset[str]:
+    """What a date or time is said with: the content words of its clause before it, outside
+    names and values ("pick up the car on March 5th" -> pick, car), and the end of a span it
+    opens or closes ("from", "until"). The clause starts after punctuation, a conjunction or
+    another date or time."""
+    tokens = lexed.tokens
+    inside = {
+        k
+        for lx in lexed.lexemes
+        if lx is not value and lx.cat in ("ENT", "NAME", "VAL")
+        for k in range(lx.start_tok, lx.end_tok)
+    }
+    temporal = {
+        k
+        for lx in lexed.lexemes
+        if lx is not value and lx.temporal is not None
+        for k in range(lx.start_tok, lx.end_tok)
+    }
+    cues: set[str] = set()
+    k = value.start_tok - 1
+    if k >= 0 and tokens[k].lower in _SPAN_ENDS:
+        cues.add(_SPAN_ENDS[tokens[k].lower])
+    while k >= 0:
+        token = tokens[k]
+        if token.kind == "punct" or token.lower in _CLAUSE_ENDS or k in temporal:
+            break
+        if k not in inside and token.kind == "word":
+            cues.update(content_stems([token.text]))
+        k -= 1
+    return frozenset(cues)

@@ -197,7 +197,7 @@ CLASSED_KINDS = (
     "late-act-marker",
     "state-verb",
     "detail-phrase",
-    "direction-cue",
+    "place-cue",
     "direct-answer",
     "punctuated-answer",
 )
