@@ -129,6 +129,10 @@ class _Asked:
 
 
 def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> list[Candidate]:
+    return [*_request_candidates(engine, ctx, reply_act), *_owned_candidates(ctx)]
+
+
+def _request_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> list[Candidate]:
     restates = engine.host.holds("restates-request", Sym(reply_act))
     if not (restates or engine.host.holds("acts-on-request", Sym(reply_act))):
         return []
@@ -183,6 +187,58 @@ def restatement_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> 
                 ],
             )
         )
+    return out
+
+
+def _owned_candidates(ctx: CallContext) -> list[Candidate]:
+    """A reply that suggests a KB entity the user said they already have."""
+    owned = {
+        entity: (reading, lexeme)
+        for reading in ctx.dialogue.readings
+        if reading.turn.role == "user"
+        for lexeme in _entities_after(reading.reading.lexed, "owned-phrase")
+        for entity in lexeme.entity_ids
+    }
+    last = len(ctx.dialogue.readings) - 1
+    out = []
+    for lexeme in _entities_after(ctx.reply.lexed, "suggestion-phrase"):
+        found = next((owned[e] for e in lexeme.entity_ids if e in owned), None)
+        if found is None:
+            continue
+        reading, said = found
+        turn = reading.turn
+        out.append(
+            Candidate(
+                HallucinationType.ContradictsPrior,
+                (Sym("AlreadyOwned"), last - reading.index),
+                Span(start=lexeme.start, end=lexeme.end),
+                f"turn {turn.id or ''} said the user already has '{said.text}'",
+                suggestion=f"Suggest something other than '{said.text}'",
+                support=[Evidence(kind="turn", turn_id=turn.id or "", text=turn.text)],
+            )
+        )
+    return out
+
+
+def _entities_after(lexed: LexedText, kind: str) -> list[Lexeme]:
+    """The first KB entity after each marker of `kind` in its sentence, in sentences that deny
+    nothing ("I never bought the mug set")."""
+    plain = _plain_sentences(lexed)
+    out = []
+    for marker in lexed.markers_of(kind):
+        bounds = next(((a, b) for a, b in plain if a <= marker.start < b), None)
+        if bounds is None:
+            continue
+        found = next(
+            (
+                lx
+                for lx in lexed.lexemes
+                if lx.cat == "ENT" and marker.end <= lx.start < bounds[1] and lx.entity_ids
+            ),
+            None,
+        )
+        if found is not None:
+            out.append(found)
     return out
 
 

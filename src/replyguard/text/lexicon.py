@@ -190,6 +190,8 @@ MARKER_KINDS = (
     "street-word",
     "instance-request",
     "duration-word",
+    "owned-phrase",
+    "suggestion-phrase",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = (
