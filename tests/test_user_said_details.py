@@ -156,3 +156,15 @@ def test_a_promise_to_look_does_not_end_the_task(engine: Engine) -> None:
     ]
     reply = "I'd recommend the Morning Crossing to Oban at 8:15 am."
     assert _against_user(_check(engine, turns, reply)) == ["Oban"]
+
+
+def test_the_party_the_user_comes_with_is_counted(engine: Engine) -> None:
+    turns = [
+        ("user", "I'm crossing with my brother and his three children on Saturday."),
+        ("assistant", "Lovely, how can I help?"),
+        ("user", "Which cabin should we take?"),
+    ]
+    wrong = _check(engine, turns, "For the four of you, the Morning Crossing has a family cabin.")
+    assert _against_user(wrong) == ["four"]
+    right = _check(engine, turns, "For the five of you, the Morning Crossing has a family cabin.")
+    assert _against_user(right) == []

@@ -26,6 +26,7 @@ from replyguard.text.details import (
     Details,
     count_details,
     modifier_details,
+    party_details,
     place_details,
     request_details,
     value_cues,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 
 _SLOT_TYPES = {ValueType.datetime: "time", ValueType.year: "date"}
 _NOUN_SLOTS = ("count of ", "kind of ")
-_SAID_ANY_TIME = ("date", "time", "place ", *_NOUN_SLOTS)
+_SAID_ANY_TIME = ("date", "time", "place ", "party size", *_NOUN_SLOTS)
 _MIN_MISSPELT = 5
 _NEGATIVE = frozenset({"negation", "negative-marker"})
 
@@ -83,11 +84,12 @@ def _said_with(
 ) -> Details:
     """The details a text ties to a noun or a cue: how many of a thing ("4 tickets"), which
     kind of it ("a luxury ride"; in questions only with `questions`), where to or from ("a cab
-    to Pier 4"), and with `dates` the dates and times said with a word of their clause ("pick
-    up on March 5th": "date with pick")."""
+    to Pier 4"), how many people come ("the two of us"), and with `dates` the dates and times
+    said with a word of their clause ("pick up on March 5th": "date with pick")."""
     out = count_details(lexed)
     out.update(modifier_details(lexed, engine.words.markers.get, questions=questions))
     out.update(place_details(lexed))
+    out.update(party_details(lexed, engine.words.markers.get))
     if dates:
         for lexeme in lexed.lexemes:
             kind = _temporal_slot(lexeme)

@@ -280,3 +280,74 @@ def value_cues(lexed: LexedText, value: Lexeme) -> frozenset[str]:
             cues.update(content_stems([token.text]))
         k -= 1
     return frozenset(cues)
+
+
+_GROUP_WORDS = frozenset({"us", "you"})
+_POSSESSIVES = frozenset("my our his her their your".split())
+_BEFORE_PARTY = frozenset({"for", "are", "of"})
+
+
+def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) -> Details:
+    """How many people a text says come: "the two of us", "for 3 guests", or the speaker and
+    those they come with ("I'm travelling with my partner and our two kids": 4), under the slot
+    "party size" as a COUNT lexeme. Who counts as a person, and as one or several, is the word
+    list `party-noun`; a plural said without a number ("with friends") counts no one."""
+    tokens = lexed.tokens
+    lowered = [t.lower for t in tokens]
+    out: Details = {}
+
+    def number_at(k: int) -> int | None:
+        if not 0 <= k < len(tokens):
+            return None
+        if tokens[k].kind == "num" and tokens[k].text.isdigit():
+            return int(tokens[k].text)
+        return NUMBER_WORDS.get(lowered[k])
+
+    def add(k: int, size: int, end: int | None = None) -> None:
+        end = k + 1 if end is None else end
+        start, stop = tokens[k].start, tokens[end - 1].end
+        text = lexed.text[start:stop]
+        count = Lexeme("COUNT", k, end, start, stop, text, value_key=str(size))
+        out.setdefault("party size", []).append(count)
+
+    for k in range(len(tokens)):
+        size = number_at(k)
+        nxt = lowered[k + 1 : k + 3]
+        if size is not None and nxt[:1] == ["of"] and nxt[1:] and nxt[1] in _GROUP_WORDS:
+            add(k, size)  # "the two of you"
+        elif (
+            size is not None
+            and k > 0
+            and lowered[k - 1] in _BEFORE_PARTY
+            and nxt[:1]
+            and _party_noun(kinds, nxt[0]) == "Many"
+        ):
+            add(k, size)  # "for 3 guests", "we are 3 adults"
+    for sentence in lexed.sentences:
+        words = lowered[sentence.start_token : sentence.end_token]
+        if "with" not in words or not {"i", "i'm", "we"} & set(words[: words.index("with")]):
+            continue
+        k = sentence.start_token + words.index("with") + 1
+        size, first = 1, k
+        while k < sentence.end_token:
+            while k < sentence.end_token and lowered[k] in _POSSESSIVES:
+                k += 1
+            many = number_at(k)
+            k += many is not None
+            kind = _party_noun(kinds, lowered[k]) if k < sentence.end_token else None
+            if kind is None or (kind == "Many" and many is None):
+                break
+            size += many if many is not None else 1
+            k += 1
+            if k < sentence.end_token and lowered[k] in ("and", ","):
+                k += 1
+                continue
+            add(first, size, k)
+            break
+    return out
+
+
+def _party_noun(kinds: Callable[[str], tuple[object, ...]], word: str) -> str | None:
+    """One or Many for a word that names people ("partner", "kids"), else None."""
+    found = [str(k) for k in kinds(word) if str(k).startswith("party-noun:")]
+    return found[0].split(":", 1)[1] if found else None

@@ -200,6 +200,7 @@ CLASSED_KINDS = (
     "state-verb",
     "detail-phrase",
     "place-cue",
+    "party-noun",
     "direct-answer",
     "punctuated-answer",
 )
