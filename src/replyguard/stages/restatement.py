@@ -1,13 +1,21 @@
-"""ContradictsPrior for confirmations: a reply that confirms or commits to a request restates its
-details as the user gave them ("Schedule my 10 am dentist appointment" -> "I have scheduled your
-dentist appointment for 2 pm" is a contradiction even though no KB entity is named).
+"""ContradictsPrior for replies that restate or act on what the user asked for: a reply that
+confirms or commits to a request restates its details as the user gave them ("Schedule my 10 am
+dentist appointment" -> "I have scheduled your dentist appointment for 2 pm" is a contradiction
+even though no KB entity is named), and an answer, an offer or a recommendation keeps the
+details the user said with a noun or a cue ("I'd prefer a luxury ride" -> "2 seats on a regular
+ride"; "the destination is Pier 4" -> "going to Pier 9").
 
-The request is the task in hand: the first user request since the assistant last confirmed one,
-and the user turns after it (later details replace earlier ones: "No, make it today"). Details
-are compared slot by slot: a time with a time, a date with a date, a KB value with a value of the
-same column, how many of a thing by number ("4 tickets"), and details named by a phrase ("with
-my aunt", "a reminder for dinner") by their words (text/details.py). Whether a reply act
-restates a request, and how sure the flag is, are rules (metta/hallucination.metta).
+The request is the task in hand, since the assistant last confirmed one: details said with a
+noun or a cue (how many of a thing, which kind of it, where to, from or in, how many people
+come), dates and times from its first user turn, the others from its first request on. Later
+user turns replace earlier ones ("No, make it today"); an offer of another value the user lets
+stand replaces theirs. Details are compared slot by slot: a time with a time, a date with a
+date (said with the same words of their clause when the user gave several: "pick up on the 5th",
+"drop off on the 9th"), a KB value with a value of the same column, how many by number, kinds
+and places by their words, and details named by a phrase ("with my aunt", "a reminder for
+dinner") by their words (text/details.py). A suggestion of what the user said they already have
+contradicts them too. Which reply acts restate or act on a request, and how sure the flag is,
+are rules (metta/hallucination.metta).
 """
 
 from __future__ import annotations
@@ -166,7 +174,7 @@ def _request_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> lis
         ]
         if not pairs or any(_agrees(engine, slot, r, a) for r, a in pairs):
             continue
-        value, wanted = lexemes[0], asked.lexemes[0]
+        value, wanted = pairs[0]
         # "a regular ride, or the luxury one": the reply names the kind asked for too
         if value.cat == "MODIFIER" and any(a.value_key in reply_stems for a in asked.lexemes):
             continue
