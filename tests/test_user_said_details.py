@@ -52,10 +52,10 @@ CABIN = [
 
 
 def test_another_kind_of_the_same_thing_contradicts_the_user(engine: Engine) -> None:
-    wrong = _check(engine, CABIN, "One outside cabin on the Morning Crossing at 8:15 am.")
+    wrong = _check(engine, CABIN, "Please confirm: one outside cabin on the Morning Crossing.")
     assert _against_user(wrong) == ["outside"]
     assert wrong.recommendation.kind == "Regenerate"
-    same = _check(engine, CABIN, "One inside cabin on the Morning Crossing at 8:15 am.")
+    same = _check(engine, CABIN, "Please confirm: one inside cabin on the Morning Crossing.")
     assert _against_user(same) == []
 
 
@@ -64,7 +64,9 @@ def test_another_kind_of_the_same_thing_contradicts_the_user(engine: Engine) -> 
     [
         "There are no inside cabins left, but an outside cabin is free on the Morning Crossing.",
         "Would an outside cabin on the Morning Crossing do?",  # offers a kind, states none
-        "Your booked cabin is on the Morning Crossing.",  # the state it is in is no kind
+        "Please confirm your booked cabin on the Morning Crossing.",  # a state is no kind
+        "The Morning Crossing has an outside cabin free.",  # an answer says what there is
+        "Please confirm a deck cabin on the Morning Crossing, the deck is quiet.",  # a noun
     ],
 )
 def test_a_kind_offered_or_weighed_is_no_contradiction(engine: Engine, reply: str) -> None:

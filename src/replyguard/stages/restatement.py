@@ -88,21 +88,24 @@ def _slots(lexed: LexedText, engine: Engine, *, questions: bool = True) -> Detai
 
 
 def _said_with(
-    lexed: LexedText, engine: Engine, *, questions: bool = True, dates: bool = True
+    lexed: LexedText, engine: Engine, *, questions: bool = True, restating: bool = True
 ) -> Details:
-    """The details a text ties to a noun or a cue: how many of a thing ("4 tickets"), which
-    kind of it ("a luxury ride"; in questions only with `questions`), where to or from ("a cab
-    to Pier 4"), how many people come ("the two of us"), and with `dates` the dates and times
-    said with a word of their clause ("pick up on March 5th": "date with pick")."""
+    """The details a text ties to a noun or a cue: how many of a thing ("4 tickets"), where to
+    or from ("a cab to Pier 4"), how many people come ("the two of us"), and where the text
+    restates a request (`restating`) which kind of a thing (in questions only with
+    `questions`: "a luxury ride") and the dates and times said with a word of their clause
+    ("pick up on March 5th": "date with pick"). An answer that offers a kind or a date says
+    what the KB has, not what the user asked for."""
     out = count_details(lexed)
-    out.update(modifier_details(lexed, engine.words.markers.get, questions=questions))
     out.update(place_details(lexed))
     out.update(party_details(lexed, engine.words.markers.get))
-    if dates:
-        for lexeme in lexed.lexemes:
-            kind = _temporal_slot(lexeme)
-            for cue in value_cues(lexed, lexeme) if kind else ():
-                out.setdefault(f"{kind} with {cue}", []).append(lexeme)
+    if not restating:
+        return out
+    out.update(modifier_details(lexed, engine.words.markers.get, questions=questions))
+    for lexeme in lexed.lexemes:
+        kind = _temporal_slot(lexeme)
+        for cue in value_cues(lexed, lexeme) if kind else ():
+            out.setdefault(f"{kind} with {cue}", []).append(lexeme)
     return out
 
 
@@ -154,9 +157,7 @@ def _request_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> lis
         plain = _plain_sentences(ctx.reply.lexed)
         said = {
             slot: kept
-            for slot, lexemes in _said_with(
-                ctx.reply.lexed, engine, questions=False, dates=False
-            ).items()
+            for slot, lexemes in _said_with(ctx.reply.lexed, engine, restating=False).items()
             if (kept := [lx for lx in lexemes if any(a <= lx.start < b for a, b in plain)])
         }
     reply_stems = set(ctx.reply.lexed.stems)
@@ -175,8 +176,12 @@ def _request_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> lis
         if not pairs or any(_agrees(engine, slot, r, a) for r, a in pairs):
             continue
         value, wanted = pairs[0]
-        # "a regular ride, or the luxury one": the reply names the kind asked for too
-        if value.cat == "MODIFIER" and any(a.value_key in reply_stems for a in asked.lexemes):
+        # "a regular ride, or the luxury one": the reply names the kind asked for too; and a
+        # kind the user named since ("the speaker in the bedroom") is theirs
+        if value.cat == "MODIFIER" and (
+            any(a.value_key in reply_stems for a in asked.lexemes)
+            or value.value_key in _user_stems_since(ctx, asked.turn.index)
+        ):
             continue
         turn = asked.turn.turn
         out.append(
@@ -321,8 +326,25 @@ def _forget_restated_dates(request: dict[str, _Asked], lexed: LexedText) -> None
             del request[slot]
 
 
-def _known(lexeme: Lexeme) -> bool:
-    return bool(lexeme.entity_ids or lexeme.attributes)
+def _kb_allows_comparing(said: Lexeme, asked: Lexeme) -> bool:
+    """A place or kind of the reply that the KB knows is compared with the user's only when
+    the KB knows that one too, as the same entity or a value of the same column: "LAX
+    International Airport" (a pickup location) is not compared with "Los Angeles" (a city),
+    nor "Standard" (a car type) with "rental"."""
+    if not (said.entity_ids or said.attributes):
+        return True
+    if said.entity_ids and asked.entity_ids:
+        return True
+    return bool(set(said.attributes) & set(asked.attributes))
+
+
+def _user_stems_since(ctx: CallContext, index: int) -> set[str]:
+    return {
+        stem
+        for r in ctx.dialogue.readings[index:]
+        if r.turn.role == "user"
+        for stem in r.reading.lexed.stems
+    }
 
 
 def _several_values(request: dict[str, _Asked]) -> set[str]:
@@ -339,18 +361,17 @@ def _several_values(request: dict[str, _Asked]) -> set[str]:
 def _comparable(
     lexed: LexedText, said: Lexeme, asked: _Asked, value: Lexeme, several: set[str]
 ) -> bool:
-    """A date or time of the reply speaks of the same thing as one the user gave, unless the
-    user gave several and the two are said with words of their own that share none ("pick up
-    on the 6th" and "I need it till the 9th"). A place the KB knows may be the KB's name for
-    one the user named in words the KB does not hold ("Philly"): only a place the KB knows, or
-    one neither knows, is compared with the user's."""
-    if said.cat == "PLACE" and value.cat == "PLACE":
-        return _known(value) or not _known(said)
+    """A date or time of the reply speaks of the same thing as one the user gave; when the
+    user gave several, only one said with a word of its clause that the user's shares ("pick
+    up on the 6th" is not "I need it till the 9th"). A place or a kind the KB knows may be the
+    KB's name for one the user named in words it does not hold ("Philly")."""
+    if said.cat == value.cat and said.cat in ("PLACE", "MODIFIER"):
+        return _kb_allows_comparing(said, value)
     kind = _temporal_slot(said)
     if kind is None or _temporal_slot(value) is None or kind not in several:
         return True
     mine, theirs = value_cues(lexed, said), value_cues(asked.turn.reading.lexed, value)
-    return not (mine and theirs) or bool(mine & theirs)
+    return bool(mine & theirs)
 
 
 def _same_slot(slot: str, request: dict[str, _Asked]) -> str:

@@ -138,9 +138,10 @@ def modifier_details(
     """Which kind of a thing a text names: "a luxury ride" gives the slot "kind of ride" a
     MODIFIER lexeme ("luxury", value_key its stem). The modifier is a content word right before
     the noun that ends a noun phrase, after an article, a number, a preposition or the start of
-    a sentence. Generic words ("the same ride") and the state an event is in ("your booked
-    ride") name no kind. Without `questions`, sentences that ask are left out: "would you mind
-    a shared ride?" offers a kind, it states none."""
+    a sentence. Generic words ("the same ride"), the state an event is in ("your booked
+    ride") and a word the text also uses as a noun of its own ("the cab ... the cab ride") name
+    no kind; a modifier that is a KB value holds its attributes. Without `questions`, sentences
+    that ask are left out: "would you mind a shared ride?" offers a kind, it states none."""
     tokens = lexed.tokens
     taken = {
         k
@@ -149,6 +150,13 @@ def modifier_details(
         for k in range(lx.start_tok, lx.end_tok)
     }
     starts = {s.start_token for s in lexed.sentences}
+    things = _things(tokens)
+    values = {  # a modifier that is a KB value ("a Standard car") holds its attributes
+        k: lx.attributes
+        for lx in lexed.lexemes
+        if lx.cat == "VAL" and lx.attributes
+        for k in range(lx.start_tok, lx.end_tok)
+    }
     asking = {
         k
         for s in lexed.sentences
@@ -171,10 +179,32 @@ def modifier_details(
         ):
             continue
         stems = content_stems([modifier.text, noun.text])
+        if stems[0] in things:
+            continue
         lexeme = Lexeme(
-            "MODIFIER", i, i + 1, modifier.start, modifier.end, modifier.text, value_key=stems[0]
+            "MODIFIER",
+            i,
+            i + 1,
+            modifier.start,
+            modifier.end,
+            modifier.text,
+            value_key=stems[0],
+            attributes=values.get(i, ()),
         )
         out.setdefault(f"kind of {stems[1]}", []).append(lexeme)
+    return out
+
+
+def _things(tokens: list[Token]) -> set[str]:
+    """Stems of the words a text uses as nouns of their own, after an article or a possessive
+    and before no other content word: "the cab" makes "cab" of "a cab ride" no kind."""
+    out = set()
+    for k in range(1, len(tokens)):
+        after = tokens[k + 1] if k + 1 < len(tokens) else None
+        if tokens[k - 1].lower in _SKIPPED and (
+            after is None or after.kind != "word" or after.lower in STOPWORDS
+        ):
+            out.update(content_stems([tokens[k].text]))
     return out
 
 
@@ -188,6 +218,8 @@ def _is_kind(tokens: list[Token], i: int, kinds: Callable[[str], tuple[object, .
         return False  # "a cab pool ride": "pool" is no noun of its own
     if len(content_stems([modifier.text, noun.text])) != 2:
         return False
+    if noun.text[:1].isupper() and not modifier.text[:1].isupper():
+        return False  # "the album Infestissumam": a name, not a kind of it
     if {modifier.lower, noun.lower} & _BOUNDARIES:
         return False
     found = [k for t in (modifier, noun) for k in kinds(t.lower)]
@@ -248,6 +280,7 @@ def place_details(lexed: LexedText) -> Details:
 # The word right before a date or time that says which end of a span it is ("from", "until").
 _SPAN_ENDS = {"from": "from", "since": "from", "until": "until", "till": "until", "to": "until"}
 _CLAUSE_ENDS = frozenset({"and", "or", "but", "then"})
+_NOT_CUES = PREPOSITIONS | frozenset({"around", "approximately", "roughly"})
 
 
 def value_cues(lexed: LexedText, value: Lexeme) -> frozenset[str]:
@@ -270,13 +303,15 @@ def value_cues(lexed: LexedText, value: Lexeme) -> frozenset[str]:
     }
     cues: set[str] = set()
     k = value.start_tok - 1
+    while k >= 0 and tokens[k].lower in _SKIPPED:  # "from the 7th"
+        k -= 1
     if k >= 0 and tokens[k].lower in _SPAN_ENDS:
         cues.add(_SPAN_ENDS[tokens[k].lower])
     while k >= 0:
         token = tokens[k]
         if token.kind == "punct" or token.lower in _CLAUSE_ENDS or k in temporal:
             break
-        if k not in inside and token.kind == "word":
+        if k not in inside and token.kind == "word" and token.lower not in _NOT_CUES:
             cues.update(content_stems([token.text]))
         k -= 1
     return frozenset(cues)
