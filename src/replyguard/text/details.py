@@ -28,6 +28,7 @@ _BOUNDARIES = PREPOSITIONS | frozenset(
 )
 _MAX_WORDS = 4
 Details = dict[str, list[Lexeme]]  # slot -> the lexemes a text gives for it
+_BOUNDS = frozenset("within under below over above than to least most about around".split())
 _BETWEEN_VALUES = frozenset("a an the at on in of , and".split())
 # A person's name alone does not say what happens: in "Reminder set for Jon to take medicine"
 # the phrase after "set for" is who the reminder is for, not the event.
@@ -100,7 +101,8 @@ def request_details(
 def count_details(lexed: LexedText) -> Details:
     """How many of a thing a text asks for or restates: "4 tickets", "three tickets" give the
     slot "count of ticket" a COUNT lexeme (the number) whose value_key is its value. A number
-    inside another value ("7 pm", "$40") counts nothing."""
+    inside another value ("7 pm", "$40") or after a bound ("within 3 miles", "up to 4")
+    counts nothing."""
     tokens = lexed.tokens
     taken = {
         k
@@ -117,6 +119,8 @@ def count_details(lexed: LexedText) -> Details:
         number = NUMBER_WORDS.get(token.lower, number)
         if number is None or noun.lower in _BOUNDARIES or noun.lower in _SKIPPED:
             continue
+        if i > 0 and tokens[i - 1].lower in _BOUNDS:
+            continue  # "within 3 miles" bounds a measure, it counts nothing
         stems = content_stems([noun.text])
         if not stems:
             continue
@@ -137,11 +141,12 @@ def modifier_details(
 ) -> Details:
     """Which kind of a thing a text names: "a luxury ride" gives the slot "kind of ride" a
     MODIFIER lexeme ("luxury", value_key its stem). The modifier is a content word right before
-    the noun that ends a noun phrase, after an article, a number, a preposition or the start of
-    a sentence. Generic words ("the same ride"), the state an event is in ("your booked
-    ride") and a word the text also uses as a noun of its own ("the cab ... the cab ride") name
-    no kind; a modifier that is a KB value holds its attributes. Without `questions`, sentences
-    that ask are left out: "would you mind a shared ride?" offers a kind, it states none."""
+    the noun that ends a noun phrase, after an article, a number or a preposition (a word that
+    opens a sentence is too often a verb: "add meeting"). Generic words ("the same ride"), the
+    state an event is in ("your booked ride") and a word the text also uses as a noun of its
+    own ("the cab ... the cab ride") name no kind; a modifier that is a KB value holds its
+    attributes. Without `questions`, sentences that ask are left out: "would you mind a shared
+    ride?" offers a kind, it states none."""
     tokens = lexed.tokens
     taken = {
         k
@@ -149,7 +154,6 @@ def modifier_details(
         if lx.cat == "VAL" and (lx.temporal is not None or lx.value_type == ValueType.number)
         for k in range(lx.start_tok, lx.end_tok)
     }
-    starts = {s.start_token for s in lexed.sentences}
     things = _things(tokens)
     values = {  # a modifier that is a KB value ("a Standard car") holds its attributes
         k: lx.attributes
@@ -169,10 +173,8 @@ def modifier_details(
         if i in taken or i + 1 in taken or i in asking or not _is_kind(tokens, i, kinds):
             continue
         before = tokens[i - 1] if i > 0 else None
-        if not (
-            i in starts
-            or before is None
-            or before.kind == "num"
+        if before is None or not (
+            before.kind == "num"
             or before.lower in NUMBER_WORDS
             or before.lower in _BEFORE_MODIFIER
             or (i - 1 in taken)
