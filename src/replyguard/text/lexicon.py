@@ -191,6 +191,8 @@ MARKER_KINDS = (
     "instance-request",
     "duration-word",
     "class-word",
+    "owned-phrase",
+    "suggestion-phrase",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = (
@@ -198,6 +200,8 @@ CLASSED_KINDS = (
     "late-act-marker",
     "state-verb",
     "detail-phrase",
+    "place-cue",
+    "party-noun",
     "direct-answer",
     "punctuated-answer",
 )

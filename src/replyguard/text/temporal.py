@@ -564,6 +564,11 @@ class _Resolver(Transformer):
         date = _next_day_of_month(self._today, _whole(_number(ordinal)))
         return self._day("date", *_span(ordinal), date, relative=True)
 
+    def day_of_month(self, children):
+        day = children[0]  # of the reference's month, even when the day has passed
+        date = datetime.date(self._today.year, self._today.month, day.value)
+        return self._day("date", day.start, day.end, date, relative=True)
+
     def weekday_name(self, children):
         (word,) = children
         return self._piece(word, _weekday_index(word))
