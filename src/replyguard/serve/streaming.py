@@ -210,7 +210,7 @@ class Relay:
 
     async def _violation(self, verdict: Verdict) -> AsyncIterator[str]:
         """Earlier sentences went out: end with a guardrails_violation error frame."""
-        review_id = queue_review(self.state, "proxy-stream", self.request, [verdict])
+        review_id = await queue_review(self.state, "proxy-stream", self.request, [verdict])
         meta = metadata(
             verdict,
             self.verdicts,
