@@ -297,6 +297,7 @@ def test_an_unreachable_upstream_is_502(served: TestClient, client: openai.OpenA
         with pytest.raises(openai.APIStatusError) as caught:
             ask(client)
     finally:
+        served.portal.call(state.upstream.aclose)  # on the app's event loop, where it opened
         state.upstream = working
     assert caught.value.status_code == 502
     assert caught.value.body["code"] == "upstream_unreachable"

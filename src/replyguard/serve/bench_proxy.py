@@ -247,7 +247,7 @@ def format_report(report: dict[str, Any], size: int, requests: int) -> str:
     for action, row in plain["by_action"].items():
         added = row["added_over_check"]
         lines.append(
-            f"    {action:>8}: {row['requests']:3} requests, added over the check "
+            f"    {action:>15}: {row['requests']:3} requests, added over the check "
             f"p50 {added['p50_ms']:8.2f} ms  p95 {added['p95_ms']:8.2f} ms"
         )
     if plain["scheduling"]:
@@ -255,7 +255,7 @@ def format_report(report: dict[str, Any], size: int, requests: int) -> str:
         for name in dict.fromkeys(k.rsplit(" ", 1)[0] for k in plain["scheduling"]):
             cpu, wait = plain["scheduling"][f"{name} cpu"], plain["scheduling"][f"{name} wait"]
             lines.append(
-                f"    {name:>10}: {cpu['p50_ms']:8.2f} ms CPU  {wait['p50_ms']:8.2f} ms waiting"
+                f"    {name:>15}: {cpu['p50_ms']:8.2f} ms CPU  {wait['p50_ms']:8.2f} ms waiting"
             )
     lines.append("streaming: time to the first sentence")
     for row in report["streaming"]:
