@@ -9,6 +9,7 @@ change of the rules shows as that, not as a broken proxy).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -296,6 +297,7 @@ def test_an_unreachable_upstream_is_502(served: TestClient, client: openai.OpenA
         with pytest.raises(openai.APIStatusError) as caught:
             ask(client)
     finally:
+        served.portal.call(state.upstream.aclose)  # on the app's event loop, where it opened
         state.upstream = working
     assert caught.value.status_code == 502
     assert caught.value.body["code"] == "upstream_unreachable"
@@ -337,6 +339,59 @@ def test_a_stream_releases_checked_sentences_and_ends_with_the_metadata(
     assert len(meta["attempts"]) == 2, "one check per sentence"
     assert [a["text"] for a in meta["attempts"]] == [RIGHT + " ", reply]
     assert fake.requests[0]["stream"] is True
+
+
+def counters(served: TestClient) -> Counter:
+    """The service's counters and histogram counts as {(metric, label value): value}."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text = served.get("/metrics", headers={"Authorization": f"Bearer {KEY}"}).text
+    found: Counter = Counter()
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name.endswith(("_total", "_count")):
+                found[sample.name, next(iter(sample.labels.values()), "")] += sample.value
+    return found
+
+
+def streamed_counts(fake: FakeUpstream, client: openai.OpenAI, served: TestClient, reply: str):
+    """Stream `reply` through the proxy: its metadata and what the metrics counted for it."""
+    fake.script(Reply(reply, chunk_chars=6))
+    before = counters(served)
+    _, chunks = stream(client)
+    added = counters(served) - before
+    kinds = {k: v for (name, k), v in added.items() if name == "replyguard_recommendations_total"}
+    flags = {t: v for (name, t), v in added.items() if name == "replyguard_flags_total"}
+    return chunks[-1].model_extra["replyguard"], kinds, flags, added
+
+
+def test_a_streamed_reply_counts_one_recommendation_and_each_flag_once(
+    fake: FakeUpstream, client: openai.OpenAI, served: TestClient
+) -> None:
+    # both rounds find the reply only partly answers the question: one issue, counted once
+    meta, kinds, flags, added = streamed_counts(
+        fake, client, served, f"{UNCHECKED} Ask for Tom Ashby, the mechanic."
+    )
+    assert [a["recommendation"] for a in meta["attempts"]] == ["AcceptWithFlags"] * 2
+    assert [i["type"] for i in meta["issues"]] == ["QUDPartiallyAddressed"]
+    assert kinds == {"AcceptWithFlags": 1} and flags == {"QUDPartiallyAddressed": 1}
+    assert added["replyguard_stage_seconds_count", "total"] == 2  # each round is a check
+
+
+def test_a_flag_corrected_in_a_streamed_sentence_is_counted_once(
+    fake: FakeUpstream, client: openai.OpenAI, served: TestClient
+) -> None:
+    wrong = "Call Larkspur Cycles on 555-0134 or write to sales@larkspur.example."
+    meta, kinds, flags, _ = streamed_counts(
+        fake, client, served, f"{wrong} Ask for Tom Ashby, the mechanic."
+    )
+    first, second = meta["attempts"]
+    assert first["recommendation"] == "CorrectAndDeliver" and first["flags"] == ["ContradictsFact"]
+    assert "hello@larkspur.example" in meta["delivered"] and not second["flags"]
+    # the wrong address counted in the round that found it; the recommendation the response
+    # reports, once
+    assert kinds == {meta["recommendation"]: 1}
+    assert flags["ContradictsFact"] == 1 and flags["QUDPartiallyAddressed"] == 1
 
 
 def test_a_sentence_needing_review_after_others_went_out_ends_the_stream(

@@ -3,6 +3,7 @@
 Modules, each small and named for what it holds:
 
 - config.py    ServeConfig: the TOML file, command-line overrides and secrets from the environment
+- eventloop.py run(main): the service on uvloop's event loop when installed, else asyncio's
 - app.py       create_app(config) -> FastAPI; ROUTER_MODULES lists the modules whose `router`
                the app includes (a new route module adds its name there, one line)
 - service.py   Service: what the routes share (config, engine pool, session store, metrics),

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -81,7 +82,7 @@ async def act(
                 completion, _delivered_text(verdict, action, settings.annotate_flags), meta
             )
         if action != "regenerate" or len(attempts) > settings.max_regenerations:
-            return _hold(state, request, completion, verdict, attempts)
+            return await _hold(state, request, completion, verdict, attempts)
         completion = await ask_upstream(service, state, with_guidance(request, verdict))
 
 
@@ -119,7 +120,7 @@ def _deliver(completion: dict[str, Any], text: str, meta: dict[str, Any]) -> dic
     return {**completion, "choices": [{**choice, "message": message}], "replyguard": meta}
 
 
-def _hold(
+async def _hold(
     state: ProxyState,
     request: dict[str, Any],
     completion: dict[str, Any],
@@ -127,7 +128,7 @@ def _hold(
     attempts: list[Verdict],
 ) -> dict[str, Any]:
     """The HumanReview path: the holding reply, the exchange in the review store."""
-    review_id = queue_review(state, "proxy", request, attempts)
+    review_id = await queue_review(state, "proxy", request, attempts)
     choice = {
         "index": 0,
         "message": {"role": "assistant", "content": state.settings.holding_reply},
@@ -137,12 +138,14 @@ def _hold(
     return {**completion, "choices": [choice], "replyguard": meta}
 
 
-def queue_review(
+async def queue_review(
     state: ProxyState, source: str, request: dict[str, Any], attempts: list[Verdict]
 ) -> str:
+    """The exchange written to the review store (from a thread, off the event loop): its id."""
     last = attempts[-1]
     reason = last.result["recommendation"].get("reason") or last.kind
-    return state.reviews.add(
+    return await asyncio.to_thread(
+        state.reviews.add,
         source=source,
         model=request.get("model"),
         dialogue=request.get("messages", []),

@@ -9,7 +9,11 @@ proxy (one worker, one request at a time, no regeneration):
 
 - plain: p50/p95 of both, and the proxy's added latency over the check itself (per request,
   the proxied wait minus the direct wait minus the check's stages, `timings_ms.total`; and
-  minus the check's whole call in the worker, validation and result included: `worker_ms`);
+  minus the check's whole call in the worker, validation and result included: `worker_ms`),
+  for all requests and apart for those delivered and those held for review (the typical
+  case's Regenerate, with no regeneration allowed, is held); and, where Linux tells it
+  (/proc/PID/task/*/schedstat), each process's CPU time per request and its time waiting for a
+  CPU while runnable: what the proxy costs, and what a busy machine adds to it;
 - streaming: the time to the first sentence, directly (until the streamed text holds it) and
   through the proxy (until its first text: it releases a sentence only once it has arrived and
   been checked, as written or corrected), at two upstream token rates. A reply whose first
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import tempfile
 import time
@@ -39,12 +44,16 @@ def add_parser(bench_sub: argparse._SubParsersAction) -> None:
     p = bench_sub.add_parser("proxy", help="the chat-completions proxy's added latency")
     p.add_argument("--size", type=int, default=1000, help="KB size in entities")
     p.add_argument("--requests", type=int, default=30, help="requests per measurement")
+    p.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.size < 1 or args.requests < 1:
         raise ReplyguardError("--size and --requests must be positive")
-    print(format_report(measure(args.size, args.requests), args.size, args.requests))
+    report = measure(args.size, args.requests)
+    print(format_report(report, args.size, args.requests))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
     return 0
 
 
@@ -96,29 +105,88 @@ def measure(size: int, requests: int) -> dict[str, Any]:
                 tables={"proxy": {"max_regenerations": 0}},
             )
             with serving_apart(config) as url, httpx.Client(timeout=120) as client:
-                direct, proxied, added, beyond = [], [], [], []
-                for body, _ in plain:
-                    started = time.perf_counter()
-                    client.post(f"{upstream}/chat/completions", json=body).raise_for_status()
-                    alone = time.perf_counter() - started
-                    started = time.perf_counter()
-                    answer = client.post(f"{url}/v1/chat/completions", json=body)
-                    through = time.perf_counter() - started
-                    answer.raise_for_status()
-                    meta = answer.json()["replyguard"]
-                    direct.append(alone)
-                    proxied.append(through)
-                    added.append(through - alone - meta["check_ms"] / 1000)
-                    beyond.append(through - alone - meta["worker_ms"] / 1000)
-                report["plain"] = {
-                    "direct": _percentiles(direct[1:]),
-                    "proxy": _percentiles(proxied[1:]),
-                    "added_over_check": _percentiles(added[1:]),
-                    "added_over_worker": _percentiles(beyond[1:]),
-                }
+                rows = _plain_rows(client, upstream, url, [body for body, _ in plain])
+                rows = rows[1:]  # the first warmed the worker
+                report["plain"] = _plain_report(rows)
                 report["streaming"] = [
                     _first_sentences(client, upstream, url, calls, delay) for delay in CHUNK_DELAYS
                 ]
+    return report
+
+
+def _plain_rows(client, upstream: str, url: str, bodies: list[dict]) -> list[dict[str, Any]]:  # noqa: ANN001
+    """Each request sent directly, then through the proxy: the times and the schedstat deltas
+    of the service and its workers over the proxied request."""
+    from replyguard.serve.local import process_id
+
+    processes = {"service": process_id(url)} | {
+        f"worker {k + 1}": w["pid"]
+        for k, w in enumerate(client.get(f"{url}/v1/ready").json()["workers"])
+    }
+    rows = []
+    for body in bodies:
+        started = time.perf_counter()
+        client.post(f"{upstream}/chat/completions", json=body).raise_for_status()
+        alone = time.perf_counter() - started
+        before = {name: schedstat(pid) for name, pid in processes.items()}
+        started = time.perf_counter()
+        answer = client.post(f"{url}/v1/chat/completions", json=body)
+        through = time.perf_counter() - started
+        answer.raise_for_status()
+        after = {name: schedstat(pid) for name, pid in processes.items()}
+        meta = answer.json()["replyguard"]
+        rows.append(
+            {
+                "action": meta["action"],
+                "direct": alone,
+                "proxy": through,
+                "added_over_check": through - alone - meta["check_ms"] / 1000,
+                "added_over_worker": through - alone - meta["worker_ms"] / 1000,
+                **_scheduling(before, after),
+            }
+        )
+    return rows
+
+
+def schedstat(pid: int) -> tuple[int, int] | None:
+    """Nanoseconds a process's threads ran on a CPU and waited, runnable, for one (Linux's
+    /proc/PID/task/*/schedstat); None where it cannot be read."""
+    ran = waited = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/schedstat", encoding="ascii") as f:
+                run_ns, wait_ns, _ = f.read().split()
+            ran, waited = ran + int(run_ns), waited + int(wait_ns)
+    except (OSError, ValueError):
+        return None
+    return ran, waited
+
+
+def _scheduling(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
+    """Each process's CPU time and wait for a CPU between two schedstat readings, seconds."""
+    out = {}
+    for name, start in before.items():
+        end = after[name]
+        if start is not None and end is not None:
+            out[f"{name} cpu"] = (end[0] - start[0]) / 1e9
+            out[f"{name} wait"] = (end[1] - start[1]) / 1e9
+    return out
+
+
+def _plain_report(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    def column(name: str, of: list[dict[str, Any]] = rows) -> dict[str, float]:
+        return _percentiles([r[name] for r in of])
+
+    report: dict[str, Any] = {
+        name: column(name) for name in ("direct", "proxy", "added_over_check", "added_over_worker")
+    }
+    report["by_action"] = {
+        action: {"requests": len(of), "added_over_check": column("added_over_check", of)}
+        for action in sorted({r["action"] for r in rows})
+        if (of := [r for r in rows if r["action"] == action])
+    }
+    measured = [k for k in rows[0] if k.endswith((" cpu", " wait"))]
+    report["scheduling"] = {name: column(name) for name in measured if all(name in r for r in rows)}
     return report
 
 
@@ -175,8 +243,21 @@ def format_report(report: dict[str, Any], size: int, requests: int) -> str:
         f"p95 {plain['added_over_check']['p95_ms']:8.2f} ms  (its stages, timings_ms.total)",
         f"  added over the worker  p50 {plain['added_over_worker']['p50_ms']:8.2f} ms  "
         f"p95 {plain['added_over_worker']['p95_ms']:8.2f} ms  (the whole call in the worker)",
-        "streaming: time to the first sentence",
     ]
+    for action, row in plain["by_action"].items():
+        added = row["added_over_check"]
+        lines.append(
+            f"    {action:>15}: {row['requests']:3} requests, added over the check "
+            f"p50 {added['p50_ms']:8.2f} ms  p95 {added['p95_ms']:8.2f} ms"
+        )
+    if plain["scheduling"]:
+        lines.append("  per proxied request, p50: CPU time used / time waiting for a CPU")
+        for name in dict.fromkeys(k.rsplit(" ", 1)[0] for k in plain["scheduling"]):
+            cpu, wait = plain["scheduling"][f"{name} cpu"], plain["scheduling"][f"{name} wait"]
+            lines.append(
+                f"    {name:>15}: {cpu['p50_ms']:8.2f} ms CPU  {wait['p50_ms']:8.2f} ms waiting"
+            )
+    lines.append("streaming: time to the first sentence")
     for row in report["streaming"]:
         direct, proxy = row["direct"]["p50_ms"], row["proxy"]["p50_ms"]
         lines.append(

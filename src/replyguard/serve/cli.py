@@ -8,7 +8,6 @@ command (to build the parser), so FastAPI and uvicorn are imported only when ser
 from __future__ import annotations
 
 import argparse
-import asyncio
 
 from replyguard.errors import ReplyguardError
 
@@ -30,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from replyguard.serve import logs
+        from replyguard.serve import eventloop, logs
         from replyguard.serve.app import create_app
         from replyguard.serve.config import load_config
         from replyguard.serve.guard import ProxySettings
@@ -59,5 +58,5 @@ def run(args: argparse.Namespace) -> int:
         )
         await server.serve()
 
-    asyncio.run(serve())
+    eventloop.run(serve())
     return 0

@@ -281,10 +281,16 @@ async def ask_upstream(
         service.metrics.stages.labels("upstream").observe(time.perf_counter() - started)
 
 
-async def judge(service: Service, conversation: Conversation, text: str) -> Verdict:
-    """`text` checked in `conversation` on the engine pool, counted in the metrics."""
+async def judge(
+    service: Service, conversation: Conversation, text: str, *, round_of_stream: bool = False
+) -> Verdict:
+    """`text` checked in `conversation` on the engine pool, counted in the metrics (a stream's
+    round only by its stages: the stream counts its flags and recommendation itself)."""
     answer = await service.pool.check(conversation.case(text))
-    service.metrics.observe_result(answer["result"])
+    if round_of_stream:
+        service.metrics.observe_stages(answer["result"])
+    else:
+        service.metrics.observe_result(answer["result"])
     return Verdict(text, answer["result"], answer["worker_ms"])
 
 

@@ -116,7 +116,7 @@ async def guardrail(
     held = [r for r in readings if r.blocked]
     if held:
         verdicts = [r.verdict for r in held if r.verdict is not None]
-        review_id = queue_review(
+        review_id = await queue_review(
             state, "litellm", {"model": body.model, "messages": messages}, verdicts
         )
         reason = f"replyguard: {held[0].blocked}; review item {review_id}"

@@ -6,7 +6,7 @@ in a process of its own (the benchmarks: no thread of the measuring process shar
         running(url).service                   # the Service, e.g. to look at its pool
         running(url).loop                      # the server's event loop
     with serving_apart(config) as url:         # the same service in a spawned process
-        ...
+        process_id(url)                        # its process id (to read its CPU time)
 
 `wrap` puts an ASGI layer around the app (a test recording what a client sent).
 """
@@ -26,6 +26,7 @@ from typing import Any
 import uvicorn
 from starlette.types import ASGIApp
 
+from replyguard.serve import eventloop
 from replyguard.serve.app import create_app
 from replyguard.serve.config import ServeConfig
 from replyguard.serve.service import Service
@@ -40,6 +41,7 @@ class Running:
 
 
 _running: dict[str, Running] = {}
+_apart: dict[str, int] = {}
 
 
 def running(url: str) -> Running:
@@ -61,7 +63,7 @@ def serving(config: ServeConfig, wrap: Callable[[ASGIApp], ASGIApp] | None = Non
         loops.append(asyncio.get_running_loop())
         await server.serve()
 
-    thread = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True)
+    thread = threading.Thread(target=eventloop.run, args=(serve(),), daemon=True)
     thread.start()
     deadline = time.monotonic() + STARTUP_SECONDS
     while not server.started:
@@ -79,6 +81,11 @@ def serving(config: ServeConfig, wrap: Callable[[ASGIApp], ASGIApp] | None = Non
         thread.join(120)
 
 
+def process_id(url: str) -> int:
+    """The process id of the service behind a URL `serving_apart` gave."""
+    return _apart[url]
+
+
 @contextmanager
 def serving_apart(config: ServeConfig) -> Iterator[str]:
     """The base URL of the service running `config` in a spawned process of its own."""
@@ -87,11 +94,15 @@ def serving_apart(config: ServeConfig) -> Iterator[str]:
     process = get_context("spawn").Process(target=_serve, args=(config, theirs, os.getpid()))
     process.start()
     theirs.close()
+    url = ""
     try:
         if not ours.poll(STARTUP_SECONDS) or (port := ours.recv()) is None:
             raise RuntimeError("the service did not start")
-        yield f"http://127.0.0.1:{port}"
+        url = f"http://127.0.0.1:{port}"
+        _apart[url] = process.pid
+        yield url
     finally:
+        _apart.pop(url, None)
         process.terminate()  # uvicorn shuts down on SIGTERM: the pool closes its workers
         process.join(120)
         if process.is_alive():
@@ -113,4 +124,4 @@ def _serve(config: ServeConfig, conn: Any, parent: int) -> None:
         conn.send(server.servers[0].sockets[0].getsockname()[1] if server.started else None)
         await task
 
-    asyncio.run(serve())
+    eventloop.run(serve())

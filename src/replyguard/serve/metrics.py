@@ -8,7 +8,10 @@
     replyguard_pending_checks                          checks waiting or running in the pool
 
 `observe_result(result)` takes a PostprocessedResponse as JSON; any route that checks a reply
-(the proxy's too) calls it.
+(the proxy's too) calls it. A streamed reply is checked once per sentence, each check reading
+the reply so far: each round's stages are observed (each is a check of its own), each flag and
+issue once, in the round that first found it (`observe_flags` with the stream's `counted`), and
+one recommendation per reply, the one its response reports (`observe_recommendation`).
 """
 
 from __future__ import annotations
@@ -52,13 +55,33 @@ class Metrics:
         self.latency.labels(route).observe(seconds)
 
     def observe_result(self, result: dict[str, Any]) -> None:
+        self.observe_stages(result)
+        self.observe_recommendation(result)
+        self.observe_flags(result)
+
+    def observe_stages(self, result: dict[str, Any]) -> None:
         for stage, ms in result.get("timings_ms", {}).items():
             self.stages.labels(stage).observe(ms / 1000)
+
+    def observe_recommendation(self, result: dict[str, Any]) -> None:
         self.recommendations.labels(result["recommendation"]["kind"]).inc()
-        for flag in result.get("hallucination_flags", []):
-            self.flags.labels(flag["hallucination_type"]).inc()
-        for issue in result.get("coherence", {}).get("issues", []):
-            self.flags.labels(issue["issue_type"]).inc()
+
+    def observe_flags(self, result: dict[str, Any], counted: set[tuple] | None = None) -> None:
+        """Every hallucination flag and coherence issue of the result, by type; given the set
+        `counted` (a stream's), only those not in it (same type and span), which join it."""
+        found = [
+            (f["hallucination_type"], f.get("span")) for f in result.get("hallucination_flags", [])
+        ]
+        found += [
+            (i["issue_type"], i.get("span")) for i in result.get("coherence", {}).get("issues", [])
+        ]
+        for kind, span in found:
+            key = (kind, None if span is None else (span["start"], span["end"]))
+            if counted is not None:
+                if key in counted:
+                    continue
+                counted.add(key)
+            self.flags.labels(kind).inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -89,6 +89,7 @@ class Relay:
         self.finish: str | None = None
         self.tail: list[dict[str, Any]] = []  # chunks without choices (usage), sent last
         self.verdicts: list[Verdict] = []
+        self.counted: set[tuple] = set()  # the flags and issues counted in the metrics
         self.stopped = False
 
     def chunk(self, delta: dict[str, Any], finish: str | None = None, **extra: Any) -> str:
@@ -131,6 +132,8 @@ class Relay:
             yield event
         if not self.stopped:
             last = self.verdicts[-1] if self.verdicts else None
+            if last is not None:  # the check of the whole reply, as released
+                self.service.metrics.observe_recommendation(last.result)
             async for event in self._finished(last, "stream"):
                 yield event
 
@@ -167,7 +170,9 @@ class Relay:
             self.done = end
             return
         start = len(self.released)
-        verdict = await judge(self.service, self.conversation, self.released + piece)
+        verdict = await judge(
+            self.service, self.conversation, self.released + piece, round_of_stream=True
+        )
         self.verdicts.append(verdict)
         action = actions.get(verdict.kind, "review")
         if action in STOPPING and (last or _caused_after(verdict.result, start)):
@@ -176,6 +181,7 @@ class Relay:
             async for event in stop:
                 yield event
             return
+        self.service.metrics.observe_flags(verdict.result, self.counted)
         out = _corrected_after(verdict, start) if action == "correct" else piece
         self.released += out
         self.done = end
@@ -210,7 +216,9 @@ class Relay:
 
     async def _violation(self, verdict: Verdict) -> AsyncIterator[str]:
         """Earlier sentences went out: end with a guardrails_violation error frame."""
-        review_id = queue_review(self.state, "proxy-stream", self.request, [verdict])
+        self.service.metrics.observe_flags(verdict.result, self.counted)
+        self.service.metrics.observe_recommendation(verdict.result)
+        review_id = await queue_review(self.state, "proxy-stream", self.request, [verdict])
         meta = metadata(
             verdict,
             self.verdicts,
