@@ -61,7 +61,8 @@ class SessionStore:
                     target, check_same_thread=False, isolation_level=None, timeout=30
                 )
                 self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=NORMAL")  # as the review store (review.py)
+                # a session survives the service crashing; a power cut may lose its last turn
+                self._db.execute("PRAGMA synchronous=NORMAL")
             except (OSError, sqlite3.Error) as exc:
                 raise InputError(f"{target}: cannot open the session store ({exc})") from None
         with self._transaction() as cur:
