@@ -59,7 +59,7 @@ _NEGATIVE = frozenset({"negation", "negative-marker"})
 def _slot(lexeme: Lexeme, index: KBIndex) -> str | None:
     """Which detail of a request a lexeme states."""
     if lexeme.cat == "VAL":
-        if lexeme.attributes:
+        if lexeme.attributes and not lexeme.name_value:  # a name read as a value is a guess
             return lexeme.attributes[0]
         if lexeme.value_type is not None and lexeme.temporal is not None:
             return _SLOT_TYPES.get(lexeme.value_type, lexeme.value_type.value)
@@ -74,7 +74,16 @@ def _slot(lexeme: Lexeme, index: KBIndex) -> str | None:
 def _slots(lexed: LexedText, engine: Engine, *, questions: bool = True) -> Details:
     """Each detail a text gives: KB values and dates by their column or type, the details
     phrases introduce ("with my aunt"), unless a KB value already fills that slot, and the
-    details said with their noun or cue (`_said_with`)."""
+    details said with their noun or cue (`_said_with`). Read once per text (every call of a
+    conversation reads its earlier turns again); the result is shared, never changed."""
+    return engine.reader.derived(
+        "request-details" if questions else "request-details-no-questions",
+        lexed,
+        lambda lx: _read_slots(lx, engine, questions=questions),
+    )
+
+
+def _read_slots(lexed: LexedText, engine: Engine, *, questions: bool) -> Details:
     out: Details = {}
     for lexeme in lexed.lexemes:
         slot = _slot(lexeme, engine.index)
@@ -266,17 +275,7 @@ def _request(engine: Engine, readings: list[TurnReading]) -> dict[str, _Asked]:
     an assistant turn that states one other value lets it stand in place of the user's (the
     user took the offer), so the user's earlier word no longer binds."""
     done = max(
-        (
-            r.index
-            for r in readings
-            if r.turn.role == "assistant"
-            and engine.host.holds(
-                "finishes-task",
-                Sym(classify_reply_act(r.reading, engine.words)),
-                _opening_asks(r.reading.lexed),
-                bool(_slots(r.reading.lexed, engine)),
-            )
-        ),
+        (r.index for r in readings if r.turn.role == "assistant" and _finishes_task(engine, r)),
         default=-1,
     )
     start = next(
@@ -308,6 +307,21 @@ def _request(engine: Engine, readings: list[TurnReading]) -> dict[str, _Asked]:
             ):
                 del request[slot]
     return request
+
+
+def _finishes_task(engine: Engine, turn: TurnReading) -> bool:
+    """Whether an assistant turn finished the task in hand (`finishes-task`), decided once per
+    turn text."""
+    return engine.reader.derived(
+        "finishes-task",
+        turn.reading.lexed,
+        lambda lexed: engine.host.holds(
+            "finishes-task",
+            Sym(classify_reply_act(turn.reading, engine.words)),
+            _opening_asks(lexed),
+            bool(_slots(lexed, engine)),
+        ),
+    )
 
 
 def _forget_restated_dates(request: dict[str, _Asked], lexed: LexedText) -> None:

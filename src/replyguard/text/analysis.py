@@ -11,6 +11,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import TypeVar
 
 from lark import Lark
 
@@ -54,6 +55,7 @@ _ORG_WORDS = {
 }
 _PLACE_PREPOSITIONS = {"in", "at", "near", "to", "from"}
 _LEX_CACHE_SIZE = 4096
+T = TypeVar("T")
 # value types that say nothing of which attribute holds them ("2", "Oban")
 _OPEN_TYPES = (None, ValueType.number, ValueType.text, ValueType.enum, ValueType.entity)
 _RELATIVE = frozenset({"relative_day", "relative_weekday"})  # "today", "next Friday"
@@ -280,6 +282,23 @@ class Reader:
             OrderedDict()
         )
         self._id_sets: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+        self._derived: OrderedDict[tuple[str, int], tuple[LexedText, object]] = OrderedDict()
+
+    def derived(self, kind: str, lexed: LexedText, derive: Callable[[LexedText], T]) -> T:
+        """`derive(lexed)` once per text this reader lexed and kind: for what depends only on a
+        text, the KB and the rules (a dialogue turn's request details, read again at every call
+        of a conversation), which live exactly as long as the reader. The result is shared:
+        callers must not change it."""
+        key = (kind, id(lexed))
+        hit = self._derived.get(key)
+        if hit is not None and hit[0] is lexed:
+            self._derived.move_to_end(key)
+            return hit[1]  # type: ignore[return-value]
+        value = derive(lexed)
+        self._derived[key] = (lexed, value)
+        if len(self._derived) > _LEX_CACHE_SIZE:
+            self._derived.popitem(last=False)
+        return value
 
     def parse(self, text: str, reference: datetime) -> tuple[LexedText, list[list[ClaimDraft]]]:
         """Lexemes and each sentence's claim drafts. They depend only on the text and the day

@@ -273,7 +273,8 @@ def place_details(lexed: LexedText) -> Details:
             last.end,
             text,
             entity_ids=tuple(i for lx in run for i in lx.entity_ids),
-            attributes=tuple(a for lx in run for a in lx.attributes),
+            # a name read as a column's value (text/name_values.py) is no value the KB knows
+            attributes=tuple(a for lx in run if not lx.name_value for a in lx.attributes),
         )
         out.setdefault(f"place {marker.kind[len(_PLACE_CUE) :]}", []).append(place)
     return out
