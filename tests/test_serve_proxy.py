@@ -475,6 +475,24 @@ def test_a_corrected_sentence_goes_out_corrected() -> None:
     assert complete_sentences("Call Dr. Lee on 555-0134. Then", 0) == [26]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The kiln is fired on Mondays. Ask St. Clair's desk about it! Glazes cost $4. Then",
+        "Dr. Ruiz throws pots at 9 a.m. daily.\n\nBook a wheel by phone? Sure. We",
+        "no mark at all in this unfinished sentence, only commas, and words",
+    ],
+)
+def test_sentences_read_from_where_the_last_one_ended(text: str) -> None:
+    from replyguard.serve.streaming import complete_sentences
+    from replyguard.text.tokens import may_end_sentence
+
+    ends = complete_sentences(text, 0)
+    for k, end in enumerate(ends):  # a stream asks again from each end it was given
+        assert complete_sentences(text, end) == ends[k + 1 :]
+    assert ends or not may_end_sentence(text)
+
+
 # --------------------------------------------------------------------------- LiteLLM
 
 

@@ -32,7 +32,7 @@ from replyguard.serve.actions import act, queue_review
 from replyguard.serve.guard import Conversation, ProxyState, Verdict, judge, metadata
 from replyguard.serve.service import Service
 from replyguard.serve.upstream import Unreachable, UpstreamError
-from replyguard.text.tokens import split_sentences, tokenize
+from replyguard.text.tokens import may_end_sentence, split_sentences, tokenize
 
 STOPPING = ("regenerate", "review")
 
@@ -56,9 +56,14 @@ def sse(payload: dict[str, Any] | str) -> str:
 
 
 def complete_sentences(text: str, start: int) -> list[int]:
-    """Where each complete sentence after `start` ends (where the next one starts)."""
-    sentences = split_sentences(text, tokenize(text))
-    return [s.start for s in sentences[1:] if s.start > start]
+    """Where each complete sentence after `start` ends (where the next one starts). `start` is
+    where a sentence starts (0, or an end this gave): only the text from there is read, and
+    only once it holds a mark that can end a sentence (a stream asks at every chunk)."""
+    tail = text[start:]
+    if not may_end_sentence(tail):
+        return []
+    sentences = split_sentences(tail, tokenize(tail))
+    return [start + s.start for s in sentences[1:] if s.start > 0]
 
 
 class Relay:

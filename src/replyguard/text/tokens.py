@@ -135,6 +135,12 @@ def split_sentences(text: str, tokens: list[Token]) -> list[Sentence]:
     return sentences
 
 
+def may_end_sentence(text: str) -> bool:
+    """Whether `text` holds anything split_sentences ends a sentence at (a mark or a blank
+    line): a text without one is a single unfinished sentence."""
+    return "\n\n" in text or any(mark in text for mark in _SENTENCE_END)
+
+
 def is_initial(tokens: list[Token], k: int) -> bool:
     """Whether token k is an initial a dot may close inside a name: an initialism ("J.K",
     "P.F"), or a capital letter next to another ("J. K. Rowling", "George R. R. Martin"); a
