@@ -36,6 +36,7 @@ from replyguard.stages.context import CallContext
 from replyguard.stages.polar_answers import direct_answer
 from replyguard.text.lexer import Lexeme
 from replyguard.text.questions import WH_WORDS, classify_question
+from replyguard.text.temporal import mention_weekday
 from replyguard.text.words import STOPWORDS, content_stems, stem
 
 if TYPE_CHECKING:
@@ -275,8 +276,11 @@ def _states_asked(ctx: CallContext, focus_attribute: str | None) -> bool:
     ...", "anything else?"), a KB entity the question does not name."""
     query = ctx.query_reading.lexed
     kinds = {lx.value_type for lx in query.lexemes if lx.cat == "VAL" and lx.value_type}
+    days = {d for m in query.temporal if (d := mention_weekday(m)) is not None}
     if any(
-        c.attached.predicate == focus_attribute or c.attached.value.value_type in kinds
+        c.attached.predicate == focus_attribute
+        or c.attached.value.value_type in kinds
+        or days & set(c.attached.predicate.lower().split("_"))  # "on Sunday?" - sunday_hours
         for c in ctx.claims
     ):
         return True
@@ -299,8 +303,14 @@ def _has_answer_type(engine: Engine, ctx: CallContext, expected: str) -> bool:
         return False
 
     if expected == "Time":
+        # a length a claim gave to a duration attribute ("lasts 15 minutes") is no time of day
+        lengths = {
+            (c.span.start, c.span.end)
+            for c in ctx.claims
+            if engine.index.attribute_type(c.attached.predicate) == ValueType.duration
+        }
         return any(
-            v.value_type in _TIME_TYPES
+            (v.value_type in _TIME_TYPES and (v.start, v.end) not in lengths)
             or (v.temporal and v.temporal.kind in ("time", "part_of_day"))
             for v in values
         )

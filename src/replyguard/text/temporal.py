@@ -71,6 +71,7 @@ __all__ = [
     "normalise_date",
     "normalise_time",
     "normalise_weekday",
+    "mention_weekday",
 ]
 
 
@@ -1002,6 +1003,15 @@ def normalise_weekday(text: str) -> str | None:
     word = text.strip()
     index = _weekday_index(word) if word else None
     return None if index is None else WEEKDAYS[index]
+
+
+def mention_weekday(mention: TemporalMention) -> str | None:
+    """The weekday a mention falls on or names ("tomorrow" -> its day, "Sundays" -> sunday)."""
+    if mention.date is not None:
+        return WEEKDAYS[mention.date.weekday()]
+    if mention.weekday is not None:
+        return WEEKDAYS[mention.weekday]
+    return normalise_weekday(mention.text)
 
 
 def normalise_duration(text: str) -> str | None:

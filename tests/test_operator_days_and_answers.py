@@ -1,0 +1,113 @@
+"""Days that choose what a claim is about, and questions a reply leaves unanswered
+(stages/scoring.py `_day_read`, stages/coherence.py, text/questions.py, metta/coherence.metta),
+on a pottery studio's KB: opening hours per weekday, classes on set days, a kiln firing fee."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import REFERENCE
+
+from replyguard.engine import Engine
+from replyguard.models import KnowledgeBase
+from replyguard.models import RecommendationKind as R
+from replyguard.text.questions import classify_question
+
+STUDIO = {
+    "entities": [
+        {
+            "id": "studio",
+            "name": "Claybank Studio",
+            "type": "Organization",
+            "aliases": ["Claybank"],
+            "attributes": {
+                "address": "8 Potters Row, Hexley",
+                "monday_hours": "closed",
+                "thursday_hours": "10:00 am - 6:00 pm",
+                "saturday_hours": "9:00 am - 3:00 pm",
+            },
+        },
+        {
+            "id": "wheel",
+            "name": "Wheel Taster",
+            "type": "Event",
+            "attributes": {"runs_on": "Monday", "fee": "£35", "length": "2 hours"},
+        },
+        {
+            "id": "glaze",
+            "name": "Glazing Evening",
+            "type": "Event",
+            "attributes": {"runs_on": "Thursday", "fee": "£28", "length": "90 minutes"},
+        },
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def studio() -> Engine:
+    return Engine(KnowledgeBase.model_validate(STUDIO))
+
+
+def verdict(engine: Engine, reply: str, query: str = ""):
+    return engine.postprocess(reply, query, [], reference_time=REFERENCE)  # a Monday
+
+
+def test_the_day_that_chose_the_hours_attribute_is_read_with_the_claim(studio):
+    result = verdict(studio, "On Saturdays we're open from 9am until 3pm.", "When are you open?")
+    assert not result.unread_values
+    assert result.recommendation.kind == R.Accept
+
+
+def test_a_relative_day_resolved_to_the_hours_day_is_read(studio):
+    # the reference is a Monday: "today" chose monday_hours, "Thursday" thursday_hours
+    result = verdict(studio, "Sorry, today we're closed; on Thursday we close at 6pm.")
+    assert not result.unread_values
+    assert result.recommendation.kind == R.Accept
+
+
+def test_a_day_the_claimed_event_is_held_on_agrees_with_it(studio):
+    result = verdict(studio, "Yes, today's Wheel Taster costs £35.", "Is there a class today?")
+    assert not result.unread_values
+    assert result.recommendation.kind == R.Accept
+
+
+def test_a_day_the_claimed_event_is_not_held_on_stays_unread(studio):
+    result = verdict(studio, "Tomorrow's Glazing Evening costs £28.")
+    assert [u.text.lower()[:8] for u in result.unread_values] == ["tomorrow"]
+    assert result.recommendation.kind == R.AcceptWithFlags
+
+
+def test_a_yes_no_question_about_a_day_is_answered_by_that_days_hours(studio):
+    result = verdict(studio, "I'm afraid we're closed on Mondays.", "Can I drop in on Monday?")
+    assert result.coherence.qud_relevance.addresses_qud
+    assert result.recommendation.kind == R.Accept
+
+
+def test_how_much_before_the_verb_asks_a_price_and_before_a_noun_an_amount():
+    assert classify_question("How much is the glazing evening?").head == "much"
+    assert classify_question("How much does it cost?").head == "much"
+    assert classify_question("How much clay do I get?").head == "much of"
+
+
+def test_a_price_question_answered_without_a_price_is_regenerated(studio):
+    result = verdict(
+        studio, "The Glazing Evening lasts 90 minutes on Thursdays.", "How much is the glazing?"
+    )
+    assert result.coherence.qud_relevance.expected_answer == "money"
+    assert result.recommendation.kind == R.Regenerate
+
+
+def test_a_price_question_answered_with_the_price_is_accepted(studio):
+    result = verdict(studio, "The Glazing Evening is £28.", "How much is the glazing evening?")
+    assert result.recommendation.kind == R.Accept
+
+
+def test_a_length_is_no_answer_to_what_time(studio):
+    result = verdict(
+        studio, "The Wheel Taster is £35 and lasts 2 hours.", "What time do you close on Thursday?"
+    )
+    assert result.recommendation.kind == R.Regenerate
+
+
+def test_a_clock_time_answers_what_time(studio):
+    result = verdict(studio, "On Thursdays we close at 6pm.", "What time do you close on Thursday?")
+    assert result.recommendation.kind == R.Accept
