@@ -36,7 +36,7 @@ STUDIO = {
             "id": "glaze",
             "name": "Glazing Evening",
             "type": "Event",
-            "attributes": {"runs_on": "Thursday", "fee": "£28", "length": "90 minutes"},
+            "attributes": {"fee": "£28", "length": "90 minutes"},
         },
     ]
 }
@@ -111,3 +111,22 @@ def test_a_length_is_no_answer_to_what_time(studio):
 def test_a_clock_time_answers_what_time(studio):
     result = verdict(studio, "On Thursdays we close at 6pm.", "What time do you close on Thursday?")
     assert result.recommendation.kind == R.Accept
+
+
+def test_a_weekday_that_says_which_days_hours_is_no_value_of_an_event(studio):
+    # an event holds weekdays (runs_on); "Thursdays" here only says whose hours are meant
+    result = verdict(studio, "On Thursdays we're open from 10am until 6pm.")
+    assert not [f for f in result.hallucination_flags if f.content == "Thursdays"]
+    assert {c.predicate for c in result.factual_validation.claims} == {
+        "thursday_hours_start",
+        "thursday_hours_end",
+    }
+    assert result.recommendation.kind == R.Accept
+
+
+def test_a_weekday_said_of_a_named_event_is_still_its_value(studio):
+    result = verdict(studio, "The Wheel Taster runs on Saturdays.")
+    assert [(c.predicate, c.object) for c in result.factual_validation.claims] == [
+        ("runs_on", "Saturdays")
+    ]
+    assert result.recommendation.kind == R.CorrectAndDeliver

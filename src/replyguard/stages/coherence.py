@@ -36,7 +36,7 @@ from replyguard.stages.context import CallContext
 from replyguard.stages.polar_answers import direct_answer
 from replyguard.text.lexer import Lexeme
 from replyguard.text.questions import WH_WORDS, classify_question
-from replyguard.text.temporal import mention_weekday
+from replyguard.text.temporal import mention_weekday, names_weekday
 from replyguard.text.words import STOPWORDS, content_stems, stem
 
 if TYPE_CHECKING:
@@ -280,7 +280,7 @@ def _states_asked(ctx: CallContext, focus_attribute: str | None) -> bool:
     if any(
         c.attached.predicate == focus_attribute
         or c.attached.value.value_type in kinds
-        or days & set(c.attached.predicate.lower().split("_"))  # "on Sunday?" - sunday_hours
+        or any(names_weekday(c.attached.predicate, d) for d in days)  # "on Sunday?"
         for c in ctx.claims
     ):
         return True

@@ -41,7 +41,7 @@ from replyguard.models import (
 from replyguard.stages.context import CHECKED, CallContext, ClaimRecord
 from replyguard.text.analysis import ReadText, unread_values
 from replyguard.text.lexer import Lexeme
-from replyguard.text.temporal import mention_weekday, normalise_weekday
+from replyguard.text.temporal import mention_weekday, names_weekday, normalise_weekday
 from replyguard.values import fold, value_key
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def _day_read(engine: Engine, read: ReadText, lexeme: Lexeme) -> bool:
     for claim in read.claims:
         if not sentence.start <= claim.value.start < sentence.end:
             continue
-        if day in claim.predicate.lower().split("_"):
+        if names_weekday(claim.predicate, day):
             return True
         entity = engine.index.entities.get(claim.subject_id or "")
         if entity is not None and any(

@@ -30,7 +30,7 @@ from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.rows import RowFinder
-from replyguard.text.temporal import WEEKDAYS
+from replyguard.text.temporal import WEEKDAYS, mention_weekday, names_weekday
 from replyguard.text.words import stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
 from replyguard.values import fold, order_key
@@ -129,6 +129,33 @@ class _Sentence:
         """The sentence's words with the value's own days in place of all the days named."""
         own = self.own_days.get(value.start)
         return self.words if own is None else self.words - _DAY_WORDS | own
+
+
+def _without_qualifying_days(claims: list[AttachedClaim], index: KBIndex) -> list[AttachedClaim]:
+    """Drops a weekday said with no subject of its own, or given to an entity its sentence does
+    not name ("On Saturdays we open at 9", "we're open Monday to Friday"), that says which
+    day's attribute is meant: one another claim of its sentence has (saturday_hours), or one
+    the KB has on another entity while the entity the weekday was given to has none. It is no
+    value of whatever entity holds weekdays."""
+    out = []
+    for claim in claims:
+        mention = claim.value.temporal
+        unowned = claim.draft.subject is None or claim.resolution == "Implicit"
+        day = mention_weekday(mention) if mention and unowned else None
+        if day is None or not (
+            any(other is not claim and names_weekday(other.predicate, day) for other in claims)
+            or _day_named_elsewhere(index, claim.subject_id, day)
+        ):
+            out.append(claim)
+    return out
+
+
+def _day_named_elsewhere(index: KBIndex, subject_id: str | None, day: str) -> bool:
+    """Some entity other than the subject has an attribute named for the day; the subject none."""
+    named = [
+        e.id for e in index.entities.values() if any(names_weekday(a, day) for a in e.attributes)
+    ]
+    return bool(named) and subject_id not in named
 
 
 def _asks(lexed: LexedText, row: list[Lexeme]) -> bool:
@@ -397,7 +424,7 @@ class Reader:
                     drafts[id(claim)] = draft
                     claims.append(claim)
             told: set[str] = set()
-            for claim in one_value_each(claims, self.index):
+            for claim in _without_qualifying_days(one_value_each(claims, self.index), self.index):
                 draft = drafts[id(claim)]
                 out.claims.append(claim)
                 row_id = claim.subject_id

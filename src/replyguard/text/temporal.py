@@ -72,6 +72,7 @@ __all__ = [
     "normalise_time",
     "normalise_weekday",
     "mention_weekday",
+    "names_weekday",
 ]
 
 
@@ -1012,6 +1013,11 @@ def mention_weekday(mention: TemporalMention) -> str | None:
     if mention.weekday is not None:
         return WEEKDAYS[mention.weekday]
     return normalise_weekday(mention.text)
+
+
+def names_weekday(attribute: str, day: str) -> bool:
+    """Whether an attribute's name is about a weekday ("sunday_hours" of "sunday")."""
+    return day in attribute.lower().replace("-", "_").split("_")
 
 
 def normalise_duration(text: str) -> str | None:
