@@ -22,13 +22,13 @@ SCHOOL = {
             "id": "dinghy",
             "name": "Dinghy Starter",
             "type": "Event",
-            "attributes": {"fee": "£120", "length": "2 days", "places": 6},
+            "attributes": {"fee": "£120", "length": "2 days", "places": 6, "instructor_led": True},
         },
         {
             "id": "keelboat",
             "name": "Keelboat Day",
             "type": "Event",
-            "attributes": {"fee": "£190", "length": "1 day", "places": 4},
+            "attributes": {"fee": "£190", "length": "1 day", "places": 4, "instructor_led": False},
         },
     ]
 }
@@ -93,3 +93,11 @@ def test_the_same_group_size_restated_is_no_contradiction(school):
     assert not any(
         f.hallucination_type.value == "ContradictsPrior" for f in result.hallucination_flags
     )
+
+
+def test_a_hyphenated_yes_no_phrase_names_its_attribute(school):
+    result = verdict(school, "The Dinghy Starter is an instructor-led course.")
+    assert [(c.predicate, c.object) for c in result.factual_validation.claims] == [
+        ("instructor_led", "True")
+    ]
+    assert result.recommendation.kind == R.Accept
