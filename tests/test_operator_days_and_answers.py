@@ -38,6 +38,13 @@ STUDIO = {
             "type": "Event",
             "attributes": {"fee": "£28", "length": "90 minutes"},
         },
+        {
+            "id": "ada",
+            "name": "Ada Lind",
+            "type": "Person",
+            "gender": "Feminine",
+            "attributes": {"role": "Head Potter"},
+        },
     ]
 }
 
@@ -130,3 +137,10 @@ def test_a_weekday_said_of_a_named_event_is_still_its_value(studio):
         ("runs_on", "Saturdays")
     ]
     assert result.recommendation.kind == R.CorrectAndDeliver
+
+
+def test_a_cue_of_another_kind_than_the_answer_asked_for_is_not_what_is_asked(studio):
+    # "runs" names runs_on (a day), but "who" asks for a person: the role answers it
+    result = verdict(studio, "Ada Lind is our head potter.", "Who runs the pottery side?")
+    assert not result.coherence.qud_relevance.answers_another_question
+    assert result.recommendation.kind == R.Accept

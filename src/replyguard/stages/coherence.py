@@ -46,6 +46,17 @@ if TYPE_CHECKING:
 _TIME_TYPES = {ValueType.time, ValueType.datetime, ValueType.year, ValueType.duration}
 _DATE_TYPES = {ValueType.date, ValueType.datetime, ValueType.year}
 _NUMBER_TYPES = {ValueType.number, ValueType.money, ValueType.percent, ValueType.duration}
+# the value types that can answer a question asking for a person, a place, a time, ...: a cue
+# of an attribute of another type ("who *runs* operations?" beside runs_on) is not what is asked
+_NAMED_TYPES = {ValueType.text, ValueType.enum, ValueType.entity}
+_ANSWERING_TYPES = {
+    "Person": _NAMED_TYPES,
+    "Location": _NAMED_TYPES,
+    "Time": _TIME_TYPES | {ValueType.date},
+    "Date": _DATE_TYPES | {ValueType.time},
+    "Number": _NUMBER_TYPES,
+    "money": {ValueType.money},
+}
 # kinds of answer a stated value is (an entity, a manner or a reason may be said in words)
 _VALUE_ANSWERS = {"Time", "Date", "Number", "Distance", "Duration"} | {t.value for t in ValueType}
 
@@ -247,7 +258,14 @@ def _answers_another(engine: Engine, ctx: CallContext, expected: str, present: b
     claimed = {c.attached.predicate for c in ctx.claims}
     if not claimed or _asks_several(ctx.query):
         return False
-    asked = {a for lx in ctx.query_reading.lexed.lexemes if lx.cat == "CUE" for a in lx.attributes}
+    fitting = _ANSWERING_TYPES.get(expected)
+    asked = {
+        a
+        for lx in ctx.query_reading.lexed.lexemes
+        if lx.cat == "CUE"
+        for a in lx.attributes
+        if fitting is None or engine.index.attribute_type(a) in fitting
+    }
     query_stems = set(content_stems([t.text for t in ctx.query_reading.lexed.tokens]))
     if any(query_stems & set(content_stems(name_words(a))) for a in claimed - asked):
         return False  # "free delivery?" -> "shipping is free over €50": free_shipping_over
