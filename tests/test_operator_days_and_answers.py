@@ -144,3 +144,71 @@ def test_a_cue_of_another_kind_than_the_answer_asked_for_is_not_what_is_asked(st
     result = verdict(studio, "Ada Lind is our head potter.", "Who runs the pottery side?")
     assert not result.coherence.qud_relevance.answers_another_question
     assert result.recommendation.kind == R.Accept
+
+
+LAUNDRETTE = {
+    "entities": [
+        {
+            "id": "suds",
+            "name": "Suds Laundrette",
+            "type": "Organization",
+            "attributes": {
+                "address": "2 Tanner Lane, Brill",
+                "mon": "closed",
+                "thu_open": "7:00",
+                "thu_close": "21:00",
+            },
+        },
+        {
+            "id": "duvet",
+            "name": "Duvet Wash",
+            "type": "Object",
+            "attributes": {"price": "£12", "collected_on": ["Tuesday", "Friday"]},
+        },
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def laundrette() -> Engine:
+    return Engine(KnowledgeBase.model_validate(LAUNDRETTE))
+
+
+def test_columns_named_by_short_weekdays_take_the_days_hours(laundrette):
+    result = verdict(laundrette, "On Thursdays we open at 7am and close at 9pm.")
+    assert {c.predicate for c in result.factual_validation.claims} == {"thu_open", "thu_close"}
+    assert result.recommendation.kind == R.Accept
+
+
+def test_a_day_closed_in_a_short_weekday_column_is_no_collection_day(laundrette):
+    result = verdict(laundrette, "Sorry, we're closed on Mondays.", "Are you open on Monday?")
+    assert [(c.predicate, c.object) for c in result.factual_validation.claims] == [
+        ("mon", "closed")
+    ]
+    assert result.recommendation.kind == R.Accept
+
+
+def test_an_organisation_with_a_column_per_weekday_speaks_as_we():
+    kiosk = Engine(
+        KnowledgeBase.model_validate(
+            {
+                "entities": [
+                    {
+                        "id": "kiosk",
+                        "name": "Keyline Kiosk",
+                        "type": "Organization",
+                        "attributes": {
+                            "address": "3 Tanyard Street, Hollin",
+                            "tuesday": "9:00 - 17:00",
+                            "sunday": "closed",
+                        },
+                    },
+                    {"id": "cut", "name": "Key Cutting", "type": "Object", "attributes": {}},
+                ]
+            }
+        )
+    )
+    result = verdict(kiosk, "We're at 3 Tanyard Street in Hollin. We're closed on Sundays.")
+    claims = {(c.subject_id, c.predicate) for c in result.factual_validation.claims}
+    assert claims == {("kiosk", "address"), ("kiosk", "sunday")}
+    assert result.recommendation.kind == R.Accept

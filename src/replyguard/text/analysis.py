@@ -30,7 +30,7 @@ from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.rows import RowFinder
-from replyguard.text.temporal import WEEKDAYS, mention_weekday, names_weekday
+from replyguard.text.temporal import WEEKDAYS, day_words, mention_weekday, names_weekday
 from replyguard.text.words import stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
 from replyguard.values import fold, order_key
@@ -92,7 +92,14 @@ class ReadText:
         return self.lexed.text
 
 
-_DAY_WORDS = frozenset(WEEKDAYS) | frozenset(stem(d) for d in WEEKDAYS)
+_DAY_WORDS = frozenset(w for d in WEEKDAYS for w in day_words(d)) | frozenset(
+    stem(d) for d in WEEKDAYS
+)
+
+
+def _with_short_days(days: set[str]) -> set[str]:
+    """Weekdays with the short forms a KB's columns may use ("tue_open")."""
+    return {w for d in days for w in day_words(d)}
 
 
 def _sentence_days(lexed: LexedText, row: list[Lexeme], periods: list[Marker]) -> set[str]:
@@ -128,7 +135,7 @@ class _Sentence:
     def words_for(self, value: Lexeme) -> frozenset[str]:
         """The sentence's words with the value's own days in place of all the days named."""
         own = self.own_days.get(value.start)
-        return self.words if own is None else self.words - _DAY_WORDS | own
+        return self.words if own is None else self.words - _DAY_WORDS | _with_short_days(own)
 
 
 def _without_qualifying_days(claims: list[AttachedClaim], index: KBIndex) -> list[AttachedClaim]:
@@ -225,7 +232,8 @@ def _opens_clause(lexed: LexedText, sentence_start: int, position: int) -> bool:
 def _sentence_words(lexed: LexedText, row: list[Lexeme], days: set[str]) -> frozenset[str]:
     """Content stems of a sentence plus the weekdays it speaks of."""
     start, end = row[0].start, row[-1].end
-    return frozenset({stem(t.text) for t in lexed.tokens if start <= t.start < end} | days)
+    stems = {stem(t.text) for t in lexed.tokens if start <= t.start < end}
+    return frozenset(stems | _with_short_days(days))
 
 
 def guess_type(lexeme: Lexeme, previous: Lexeme | None) -> EntityType:

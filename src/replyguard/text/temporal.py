@@ -73,6 +73,7 @@ __all__ = [
     "normalise_weekday",
     "mention_weekday",
     "names_weekday",
+    "day_words",
 ]
 
 
@@ -1015,9 +1016,26 @@ def mention_weekday(mention: TemporalMention) -> str | None:
     return normalise_weekday(mention.text)
 
 
+# how a KB's column names shorten the weekdays ("tue_open", "sat_hours")
+_WEEKDAY_SHORT = {
+    "monday": ("mon",),
+    "tuesday": ("tue", "tues"),
+    "wednesday": ("wed", "weds"),
+    "thursday": ("thu", "thur", "thurs"),
+    "friday": ("fri",),
+    "saturday": ("sat",),
+    "sunday": ("sun",),
+}
+
+
+def day_words(day: str) -> frozenset[str]:
+    """A weekday's name and the short forms column names use for it."""
+    return frozenset((day, *_WEEKDAY_SHORT.get(day, ())))
+
+
 def names_weekday(attribute: str, day: str) -> bool:
-    """Whether an attribute's name is about a weekday ("sunday_hours" of "sunday")."""
-    return day in attribute.lower().replace("-", "_").split("_")
+    """Whether an attribute's name is about a weekday ("sunday_hours", "sun_close" of sunday)."""
+    return not day_words(day).isdisjoint(attribute.lower().replace("-", "_").split("_"))
 
 
 def normalise_duration(text: str) -> str | None:
