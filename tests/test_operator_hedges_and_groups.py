@@ -22,6 +22,7 @@ SCHOOL = {
             "id": "dinghy",
             "name": "Dinghy Starter",
             "type": "Event",
+            "aliases": ["dinghy starters"],
             "attributes": {"fee": "£120", "length": "2 days", "places": 6, "instructor_led": True},
         },
         {
@@ -100,4 +101,14 @@ def test_a_hyphenated_yes_no_phrase_names_its_attribute(school):
     assert [(c.predicate, c.object) for c in result.factual_validation.claims] == [
         ("instructor_led", "True")
     ]
+    assert result.recommendation.kind == R.Accept
+
+
+def test_they_refers_to_an_entity_named_in_the_plural(school):
+    result = verdict(school, "Our dinghy starters cost £120, and they last 2 days.")
+    issues = [i.issue_type.value for i in result.coherence.entity_consistency.issues]
+    assert "InconsistentPronoun" not in issues
+    assert {(c.predicate, c.object) for c in result.factual_validation.claims} >= {
+        ("length", "2 days")
+    }
     assert result.recommendation.kind == R.Accept

@@ -165,6 +165,13 @@ def _day_named_elsewhere(index: KBIndex, subject_id: str | None, day: str) -> bo
     return bool(named) and subject_id not in named
 
 
+def _plural_mention(text: str, name: str) -> bool:
+    """An entity named in the plural ("our puppy parties" of "Puppy Party"): the mention's last
+    word ends in s where the name's does not."""
+    said, named = text.lower().split()[-1:], name.lower().split()[-1:]
+    return bool(said and named) and said != named and said[0][-1:] == "s" and named[0][-1:] != "s"
+
+
 def _asks(lexed: LexedText, row: list[Lexeme]) -> bool:
     """Whether the sentence of these lexemes is a question (ends in a question mark)."""
     text = lexed.text
@@ -496,6 +503,8 @@ class Reader:
             if entity_id is None:
                 return  # "John" among many Johns, none in focus: who is meant is unknown
             referent = self.referent_for(entity_id)
+            if _plural_mention(lexeme.text, referent.name):
+                referent = replace(referent, number="Plural")  # "our puppy parties ... they"
             resolver.observe(referent)
             chosen[id(lexeme)] = referent
             out.mentions.append(
