@@ -5,7 +5,7 @@ on a pottery studio's KB: opening hours per weekday, classes on set days, a kiln
 from __future__ import annotations
 
 import pytest
-from conftest import REFERENCE
+from conftest import check as verdict
 
 from replyguard.engine import Engine
 from replyguard.models import KnowledgeBase
@@ -54,25 +54,19 @@ def studio() -> Engine:
     return Engine(KnowledgeBase.model_validate(STUDIO))
 
 
-def verdict(engine: Engine, reply: str, query: str = ""):
-    return engine.postprocess(reply, query, [], reference_time=REFERENCE)  # a Monday
-
-
-def test_the_day_that_chose_the_hours_attribute_is_read_with_the_claim(studio):
-    result = verdict(studio, "On Saturdays we're open from 9am until 3pm.", "When are you open?")
-    assert not result.unread_values
-    assert result.recommendation.kind == R.Accept
-
-
-def test_a_relative_day_resolved_to_the_hours_day_is_read(studio):
-    # the reference is a Monday: "today" chose monday_hours, "Thursday" thursday_hours
-    result = verdict(studio, "Sorry, today we're closed; on Thursday we close at 6pm.")
-    assert not result.unread_values
-    assert result.recommendation.kind == R.Accept
-
-
-def test_a_day_the_claimed_event_is_held_on_agrees_with_it(studio):
-    result = verdict(studio, "Yes, today's Wheel Taster costs £35.", "Is there a class today?")
+@pytest.mark.parametrize(
+    ("reply", "query"),
+    [
+        # the day chose the attribute (saturday_hours)
+        ("On Saturdays we're open from 9am until 3pm.", "When are you open?"),
+        # the reference is a Monday: "today" chose monday_hours, "Thursday" thursday_hours
+        ("Sorry, today we're closed; on Thursday we close at 6pm.", ""),
+        # the claimed event is held on the day today is
+        ("Yes, today's Wheel Taster costs £35.", "Is there a class today?"),
+    ],
+)
+def test_a_day_read_with_a_claim_of_its_sentence_is_not_unread(studio, reply, query):
+    result = verdict(studio, reply, query)
     assert not result.unread_values
     assert result.recommendation.kind == R.Accept
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import REFERENCE
+from conftest import check as verdict
 
 from replyguard.engine import Engine
 from replyguard.models import KnowledgeBase, Turn
@@ -38,10 +38,6 @@ SCHOOL = {
 @pytest.fixture(scope="module")
 def school() -> Engine:
     return Engine(KnowledgeBase.model_validate(SCHOOL))
-
-
-def verdict(engine: Engine, reply: str, query: str = "", turns: list[Turn] | None = None):
-    return engine.postprocess(reply, query, turns or [], reference_time=REFERENCE)
 
 
 def unsupported(result) -> list[str]:
