@@ -206,13 +206,3 @@ def test_an_organisation_with_a_column_per_weekday_speaks_as_we():
     claims = {(c.subject_id, c.predicate) for c in result.factual_validation.claims}
     assert claims == {("kiosk", "address"), ("kiosk", "sunday")}
     assert result.recommendation.kind == R.Accept
-
-
-def test_a_price_is_no_answer_to_how_long(studio):
-    result = verdict(studio, "The Wheel Taster costs £35.", "How long is the wheel taster?")
-    assert result.recommendation.kind == R.Regenerate
-
-
-def test_a_length_answers_how_long(studio):
-    result = verdict(studio, "The Wheel Taster lasts 2 hours.", "How long is the wheel taster?")
-    assert result.recommendation.kind == R.Accept

@@ -46,8 +46,6 @@ if TYPE_CHECKING:
 _TIME_TYPES = {ValueType.time, ValueType.datetime, ValueType.year, ValueType.duration}
 _DATE_TYPES = {ValueType.date, ValueType.datetime, ValueType.year}
 _NUMBER_TYPES = {ValueType.number, ValueType.money, ValueType.percent, ValueType.duration}
-# "how long" is answered by a length ("2 hours", "about 20"), never by a price
-_DURATION_TYPES = {ValueType.duration, ValueType.number, ValueType.time}
 # the value types that can answer a question asking for a person, a place, a time, ...: a cue
 # of an attribute of another type ("who *runs* operations?" beside runs_on) is not what is asked
 _NAMED_TYPES = {ValueType.text, ValueType.enum, ValueType.entity}
@@ -344,8 +342,7 @@ def _has_answer_type(engine: Engine, ctx: CallContext, expected: str) -> bool:
     if expected == "Reason":
         return bool(ctx.reply.lexed.markers_of("reason-marker"))
     if expected in ("Number", "Distance", "Duration", "Frequency"):
-        kinds = _DURATION_TYPES if expected == "Duration" else _NUMBER_TYPES
-        return any(v.value_type in kinds for v in values)
+        return any(v.value_type in _NUMBER_TYPES for v in values)
     if expected in {t.value for t in ValueType}:
         return any(v.value_type == ValueType(expected) for v in values)
     return bool(values) or any(lx.cat in ("ENT", "NAME") for lx in lexemes)
