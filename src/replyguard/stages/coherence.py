@@ -36,6 +36,7 @@ from replyguard.stages.context import CallContext
 from replyguard.stages.polar_answers import direct_answer
 from replyguard.text.lexer import Lexeme
 from replyguard.text.questions import WH_WORDS, classify_question
+from replyguard.text.temporal import mention_weekday, names_weekday
 from replyguard.text.words import STOPWORDS, content_stems, stem
 
 if TYPE_CHECKING:
@@ -45,6 +46,17 @@ if TYPE_CHECKING:
 _TIME_TYPES = {ValueType.time, ValueType.datetime, ValueType.year, ValueType.duration}
 _DATE_TYPES = {ValueType.date, ValueType.datetime, ValueType.year}
 _NUMBER_TYPES = {ValueType.number, ValueType.money, ValueType.percent, ValueType.duration}
+# the value types that can answer a question asking for a person, a place, a time, ...: a cue
+# of an attribute of another type ("who *runs* operations?" beside runs_on) is not what is asked
+_NAMED_TYPES = {ValueType.text, ValueType.enum, ValueType.entity}
+_ANSWERING_TYPES = {
+    "Person": _NAMED_TYPES,
+    "Location": _NAMED_TYPES,
+    "Time": _TIME_TYPES | {ValueType.date},
+    "Date": _DATE_TYPES | {ValueType.time},
+    "Number": _NUMBER_TYPES,
+    "money": {ValueType.money},
+}
 # kinds of answer a stated value is (an entity, a manner or a reason may be said in words)
 _VALUE_ANSWERS = {"Time", "Date", "Number", "Distance", "Duration"} | {t.value for t in ValueType}
 
@@ -246,7 +258,14 @@ def _answers_another(engine: Engine, ctx: CallContext, expected: str, present: b
     claimed = {c.attached.predicate for c in ctx.claims}
     if not claimed or _asks_several(ctx.query):
         return False
-    asked = {a for lx in ctx.query_reading.lexed.lexemes if lx.cat == "CUE" for a in lx.attributes}
+    fitting = _ANSWERING_TYPES.get(expected)
+    asked = {
+        a
+        for lx in ctx.query_reading.lexed.lexemes
+        if lx.cat == "CUE"
+        for a in lx.attributes
+        if fitting is None or engine.index.attribute_type(a) in fitting
+    }
     query_stems = set(content_stems([t.text for t in ctx.query_reading.lexed.tokens]))
     if any(query_stems & set(content_stems(name_words(a))) for a in claimed - asked):
         return False  # "free delivery?" -> "shipping is free over €50": free_shipping_over
@@ -275,8 +294,11 @@ def _states_asked(ctx: CallContext, focus_attribute: str | None) -> bool:
     ...", "anything else?"), a KB entity the question does not name."""
     query = ctx.query_reading.lexed
     kinds = {lx.value_type for lx in query.lexemes if lx.cat == "VAL" and lx.value_type}
+    days = {d for m in query.temporal if (d := mention_weekday(m)) is not None}
     if any(
-        c.attached.predicate == focus_attribute or c.attached.value.value_type in kinds
+        c.attached.predicate == focus_attribute
+        or c.attached.value.value_type in kinds
+        or any(names_weekday(c.attached.predicate, d) for d in days)  # "on Sunday?"
         for c in ctx.claims
     ):
         return True
@@ -299,8 +321,14 @@ def _has_answer_type(engine: Engine, ctx: CallContext, expected: str) -> bool:
         return False
 
     if expected == "Time":
+        # a length a claim gave to a duration attribute ("lasts 15 minutes") is no time of day
+        lengths = {
+            (c.span.start, c.span.end)
+            for c in ctx.claims
+            if engine.index.attribute_type(c.attached.predicate) == ValueType.duration
+        }
         return any(
-            v.value_type in _TIME_TYPES
+            (v.value_type in _TIME_TYPES and (v.start, v.end) not in lengths)
             or (v.temporal and v.temporal.kind in ("time", "part_of_day"))
             for v in values
         )

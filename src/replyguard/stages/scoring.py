@@ -39,7 +39,9 @@ from replyguard.models import (
     ValueType,
 )
 from replyguard.stages.context import CHECKED, CallContext, ClaimRecord
-from replyguard.text.analysis import unread_values
+from replyguard.text.analysis import ReadText, unread_values
+from replyguard.text.lexer import Lexeme
+from replyguard.text.temporal import mention_weekday, names_weekday, normalise_weekday
 from replyguard.values import fold, value_key
 
 if TYPE_CHECKING:
@@ -67,13 +69,45 @@ def _overlaps(a: Span, b: Span) -> bool:
 
 def _unread(engine: Engine, ctx: CallContext, flags: list[HallucinationFlag]) -> list[UnreadValue]:
     """Values of the KB's types the reply states that no claim checked (a flag over a value
-    judged it, so it is not unread)."""
+    judged it, so it is not unread; nor is a day that chose or agrees with a claim of its
+    sentence, see `_day_read`)."""
     out = []
     for lexeme, vtype in unread_values(ctx.reply, engine.index.schema):
         span = Span(start=lexeme.start, end=lexeme.end)
-        if not any(_overlaps(span, f.span) for f in flags):
-            out.append(UnreadValue(text=lexeme.text, span=span, value_type=vtype))
+        if any(_overlaps(span, f.span) for f in flags) or _day_read(engine, ctx.reply, lexeme):
+            continue
+        out.append(UnreadValue(text=lexeme.text, span=span, value_type=vtype))
     return out
+
+
+def _day_read(engine: Engine, read: ReadText, lexeme: Lexeme) -> bool:
+    """Whether a day the reply names ("on Sundays", "tomorrow", "today's talk") was read with a
+    claim of its sentence: it chose the claim's attribute (a claim on `sunday_hours`; the reader
+    picks an attribute by the days its sentence speaks of), or the claim's entity holds that
+    day ("today's class" of a class held on the day today is). A day the claim's entity does
+    not hold stays unread."""
+    day = mention_weekday(lexeme.temporal) if lexeme.temporal else None
+    sentence = next((s for s in read.lexed.sentences if s.start <= lexeme.start < s.end), None)
+    if day is None or sentence is None:
+        return False
+    for claim in read.claims:
+        if not sentence.start <= claim.value.start < sentence.end:
+            continue
+        if names_weekday(claim.predicate, day):
+            return True
+        entity = engine.index.entities.get(claim.subject_id or "")
+        if entity is not None and any(
+            day in _weekdays_of(value) for value in entity.attributes.values()
+        ):
+            return True
+    return False
+
+
+def _weekdays_of(value: object) -> set[str]:
+    """The weekdays a KB value names (a weekday, or a list of them)."""
+    values = value if isinstance(value, list) else [value]
+    days = (normalise_weekday(v) for v in values if isinstance(v, str))
+    return {d for d in days if d is not None}
 
 
 def score_confidence(

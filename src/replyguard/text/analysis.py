@@ -30,7 +30,7 @@ from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.rows import RowFinder
-from replyguard.text.temporal import WEEKDAYS
+from replyguard.text.temporal import WEEKDAYS, day_words, mention_weekday, names_weekday
 from replyguard.text.words import stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
 from replyguard.values import fold, order_key
@@ -92,7 +92,14 @@ class ReadText:
         return self.lexed.text
 
 
-_DAY_WORDS = frozenset(WEEKDAYS) | frozenset(stem(d) for d in WEEKDAYS)
+_DAY_WORDS = frozenset(w for d in WEEKDAYS for w in day_words(d)) | frozenset(
+    stem(d) for d in WEEKDAYS
+)
+
+
+def _with_short_days(days: set[str]) -> set[str]:
+    """Weekdays with the short forms a KB's columns may use ("tue_open")."""
+    return {w for d in days for w in day_words(d)}
 
 
 def _sentence_days(lexed: LexedText, row: list[Lexeme], periods: list[Marker]) -> set[str]:
@@ -128,7 +135,41 @@ class _Sentence:
     def words_for(self, value: Lexeme) -> frozenset[str]:
         """The sentence's words with the value's own days in place of all the days named."""
         own = self.own_days.get(value.start)
-        return self.words if own is None else self.words - _DAY_WORDS | own
+        return self.words if own is None else self.words - _DAY_WORDS | _with_short_days(own)
+
+
+def _without_qualifying_days(claims: list[AttachedClaim], index: KBIndex) -> list[AttachedClaim]:
+    """Drops a weekday said with no subject of its own, or given to an entity its sentence does
+    not name ("On Saturdays we open at 9", "we're open Monday to Friday"), that says which
+    day's attribute is meant: one another claim of its sentence has (saturday_hours), or one
+    the KB has on another entity while the entity the weekday was given to has none. It is no
+    value of whatever entity holds weekdays."""
+    out = []
+    for claim in claims:
+        mention = claim.value.temporal
+        unowned = claim.draft.subject is None or claim.resolution == "Implicit"
+        day = mention_weekday(mention) if mention and unowned else None
+        if day is None or not (
+            any(other is not claim and names_weekday(other.predicate, day) for other in claims)
+            or _day_named_elsewhere(index, claim.subject_id, day)
+        ):
+            out.append(claim)
+    return out
+
+
+def _day_named_elsewhere(index: KBIndex, subject_id: str | None, day: str) -> bool:
+    """Some entity other than the subject has an attribute named for the day; the subject none."""
+    named = [
+        e.id for e in index.entities.values() if any(names_weekday(a, day) for a in e.attributes)
+    ]
+    return bool(named) and subject_id not in named
+
+
+def _plural_mention(text: str, name: str) -> bool:
+    """An entity named in the plural ("our puppy parties" of "Puppy Party"): the mention's last
+    word ends in s where the name's does not."""
+    said, named = text.lower().split()[-1:], name.lower().split()[-1:]
+    return bool(said and named) and said != named and said[0][-1:] == "s" and named[0][-1:] != "s"
 
 
 def _asks(lexed: LexedText, row: list[Lexeme]) -> bool:
@@ -198,7 +239,8 @@ def _opens_clause(lexed: LexedText, sentence_start: int, position: int) -> bool:
 def _sentence_words(lexed: LexedText, row: list[Lexeme], days: set[str]) -> frozenset[str]:
     """Content stems of a sentence plus the weekdays it speaks of."""
     start, end = row[0].start, row[-1].end
-    return frozenset({stem(t.text) for t in lexed.tokens if start <= t.start < end} | days)
+    stems = {stem(t.text) for t in lexed.tokens if start <= t.start < end}
+    return frozenset(stems | _with_short_days(days))
 
 
 def guess_type(lexeme: Lexeme, previous: Lexeme | None) -> EntityType:
@@ -397,7 +439,7 @@ class Reader:
                     drafts[id(claim)] = draft
                     claims.append(claim)
             told: set[str] = set()
-            for claim in one_value_each(claims, self.index):
+            for claim in _without_qualifying_days(one_value_each(claims, self.index), self.index):
                 draft = drafts[id(claim)]
                 out.claims.append(claim)
                 row_id = claim.subject_id
@@ -461,6 +503,8 @@ class Reader:
             if entity_id is None:
                 return  # "John" among many Johns, none in focus: who is meant is unknown
             referent = self.referent_for(entity_id)
+            if _plural_mention(lexeme.text, referent.name):
+                referent = replace(referent, number="Plural")  # "our puppy parties ... they"
             resolver.observe(referent)
             chosen[id(lexeme)] = referent
             out.mentions.append(

@@ -326,10 +326,11 @@ _BEFORE_PARTY = frozenset({"for", "are", "of"})
 
 
 def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) -> Details:
-    """How many people a text says come: "the two of us", "for 3 guests", or the speaker and
-    those they come with ("I'm travelling with my partner and our two kids": 4), under the slot
-    "party size" as a COUNT lexeme. Who counts as a person, and as one or several, is the word
-    list `party-noun`; a plural said without a number ("with friends") counts no one."""
+    """How many people a text says come: "the two of us", "for 3 guests", "a team of six", or
+    the speaker and those they come with ("I'm travelling with my partner and our two kids": 4),
+    under the slot "party size" as a COUNT lexeme. Who counts as a person, as one or several,
+    or as a group counted after "of", is the word list `party-noun`; a plural or a group said
+    without a number ("with friends", "with my team") counts no one."""
     tokens = lexed.tokens
     lowered = [t.lower for t in tokens]
     out: Details = {}
@@ -353,6 +354,9 @@ def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) 
         nxt = lowered[k + 1 : k + 3]
         if size is not None and nxt[:1] == ["of"] and nxt[1:] and nxt[1] in _GROUP_WORDS:
             add(k, size)  # "the two of you"
+        elif size is not None and k > 1 and lowered[k - 1] == "of":
+            if _party_noun(kinds, lowered[k - 2]) == "Group":
+                add(k, size)  # "a team of six"
         elif (
             size is not None
             and k > 0
@@ -373,7 +377,7 @@ def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) 
             many = number_at(k)
             k += many is not None
             kind = _party_noun(kinds, lowered[k]) if k < sentence.end_token else None
-            if kind is None or (kind == "Many" and many is None):
+            if kind in (None, "Group") or (kind == "Many" and many is None):
                 break
             size += many if many is not None else 1
             k += 1

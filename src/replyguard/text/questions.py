@@ -119,6 +119,22 @@ def _word_and_head(items: list[Token], kind: str) -> tuple[str, str | None]:
     return str(items[k]).lower(), (str(head).split()[0].lower() if head else None)
 
 
+# words after "how much" that still ask a price: "how much for two?", "how much a night?"
+_RATE = frozenset(["for", "per", "a", "an", "each", "to", "in", "extra", "more"])
+
+
+def _amount_of(form: QuestionForm, words: list[tuple[str, str]]) -> QuestionForm:
+    """ "How much clay ...?" asks an amount of a thing: head "much of"; "how much" before the
+    verb ("how much is it?") asks a price, head "much" (the rules read both:
+    metta/coherence.metta)."""
+    if form.question_type != QuestionType.How or form.head != "much":
+        return form
+    k = next(i for i, (cls, _) in enumerate(words) if cls == "HOW")
+    if k + 2 < len(words) and words[k + 2][0] == "W" and words[k + 2][1].lower() not in _RATE:
+        return QuestionForm(form.question_type, form.wh_word, "much of")
+    return form
+
+
 @lru_cache(maxsize=4096)
 def classify_question(text: str) -> QuestionForm:
     """The form of the first sentence of text (a statement when there is nothing to parse)."""
@@ -154,7 +170,7 @@ def classify_question(text: str) -> QuestionForm:
     form = QuestionTransformer().transform(question_parser().parse(words))
     if form.question_type in (QuestionType.Wh, QuestionType.How) and _free_relative(words):
         return QuestionForm(QuestionType.Statement)
-    return form
+    return _amount_of(form, words)
 
 
 def _asks_what(words: list[tuple[str, str]]) -> QuestionForm | None:

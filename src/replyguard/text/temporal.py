@@ -71,6 +71,9 @@ __all__ = [
     "normalise_date",
     "normalise_time",
     "normalise_weekday",
+    "mention_weekday",
+    "names_weekday",
+    "day_words",
 ]
 
 
@@ -1002,6 +1005,37 @@ def normalise_weekday(text: str) -> str | None:
     word = text.strip()
     index = _weekday_index(word) if word else None
     return None if index is None else WEEKDAYS[index]
+
+
+def mention_weekday(mention: TemporalMention) -> str | None:
+    """The weekday a mention falls on or names ("tomorrow" -> its day, "Sundays" -> sunday)."""
+    if mention.date is not None:
+        return WEEKDAYS[mention.date.weekday()]
+    if mention.weekday is not None:
+        return WEEKDAYS[mention.weekday]
+    return normalise_weekday(mention.text)
+
+
+# how a KB's column names shorten the weekdays ("tue_open", "sat_hours")
+_WEEKDAY_SHORT = {
+    "monday": ("mon",),
+    "tuesday": ("tue", "tues"),
+    "wednesday": ("wed", "weds"),
+    "thursday": ("thu", "thur", "thurs"),
+    "friday": ("fri",),
+    "saturday": ("sat",),
+    "sunday": ("sun",),
+}
+
+
+def day_words(day: str) -> frozenset[str]:
+    """A weekday's name and the short forms column names use for it."""
+    return frozenset((day, *_WEEKDAY_SHORT.get(day, ())))
+
+
+def names_weekday(attribute: str, day: str) -> bool:
+    """Whether an attribute's name is about a weekday ("sunday_hours", "sun_close" of sunday)."""
+    return not day_words(day).isdisjoint(attribute.lower().replace("-", "_").split("_"))
 
 
 def normalise_duration(text: str) -> str | None:

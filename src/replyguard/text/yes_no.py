@@ -81,6 +81,8 @@ def polar_mentions(
         for position, (_, token) in enumerate(tokens):
             word = token.lower.replace("-", "")  # "red-eye" is "redeye"
             first.setdefault(stem(word), position)
+            for part in token.lower.split("-") if "-" in token.lower else ():
+                first.setdefault(stem(part), position)  # "nurse-led" also says "nurse", "led"
             for prefix in _NEGATIVE_PREFIXES:
                 rest = stem(word.removeprefix(prefix))
                 if word.startswith(prefix) and rest in known:
