@@ -94,3 +94,20 @@ def test_a_value_every_row_holds_alike_tells_no_row(engine: Engine) -> None:
     verdicts = _verdicts(engine, "A standard seat is £16 and the boat leaves at 9:05 am.")
     status = verdicts[("sailing_2", "fare", "£16")]
     assert status.kind == "Contradicted" and status.kb_value == "14"
+
+
+def test_a_shared_value_and_a_price_in_the_next_sentence_are_the_told_rows(
+    engine: Engine,
+) -> None:
+    # 9:05 am names the row; the next sentence's seat class every sailing has tells none, and
+    # its price (another sailing's fare) is checked against the 9:05 one
+    verdicts = _verdicts(engine, "The first boat goes at 9:05 am. A standard seat is £16.")
+    status = verdicts[("sailing_2", "fare", "£16")]
+    assert status.kind == "Contradicted" and status.kb_value == "14"
+
+
+def test_one_of_them_is_the_row_its_values_tell(engine: Engine) -> None:
+    verdicts = _verdicts(engine, "I found four sailings. One of them goes at 1:20 pm for £12.")
+    assert verdicts[("sailing_4", "sails_at", "1:20 pm")].kind == "Verified"
+    status = verdicts[("sailing_4", "fare", "£12")]
+    assert status.kind == "Contradicted" and status.kb_value == "16"

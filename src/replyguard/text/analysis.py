@@ -770,8 +770,11 @@ class Reader:
             if by_values is not None and (referent is None or by_values.resolution == "Values"):
                 return by_values
         if subject.kind == "pronoun":
-            if referent is None:  # "one of them leaves at 10:20": the row its values tell
-                return self._by_values(draft, resolver, sentence, None)
+            if referent is None or id(subject.lexeme) in ambiguous:
+                # "one of them leaves at 10:20": the row its values tell, before a guess
+                by_values = self._by_values(draft, resolver, sentence, None)
+                if by_values is not None or referent is None:
+                    return by_values
             resolution = "AmbiguousPronoun" if id(subject.lexeme) in ambiguous else "Pronoun"
         elif subject.kind == "entity":
             if referent is None:

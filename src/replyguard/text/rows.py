@@ -126,7 +126,8 @@ class RowFinder:
     ) -> Identified | None:
         """The candidates (all holders when None) the other values of the group point to. A
         value every candidate holds alike ("economy" of six rows all economy) tells none apart;
-        with no other value and `alone`, the rows holding the value itself are the pool."""
+        with no other value and `alone`, the rows with no name holding the value itself are the
+        pool."""
         said = [(u.end <= value.start, self.held_by(u), self.key_weight(u)) for u in group]
         said = [s for u, s in zip(group, said, strict=True) if u is not value]
         pool = (
