@@ -98,11 +98,16 @@ def correct_response(
         span = record.model.span
         if any(_overlaps(span, c.span) for c in corrections):
             continue
-        replacement = render_like(
-            record.model.object,
+        said = record.model.object
+        meridiem = re.match(r"\s*[ap]\.?m\.?(?!\w)", ctx.response[span.end :], re.IGNORECASE)
+        if ValueType(record.value_type) == ValueType.time and meridiem:
+            said += meridiem.group()  # "6:30" read without the "pm" after it
+        full = render_like(
+            said,
             _unsaid(ctx, record, corrections) or v.status.kb_value,  # type: ignore[union-attr]
             ValueType(record.value_type),
         )
+        span, replacement = whole_value(engine, ctx.response, span, full)
         source = "Knowledge Base" + (
             f" ({v.kb_evidence.source})" if v.kb_evidence and v.kb_evidence.source else ""
         )
@@ -114,7 +119,7 @@ def correct_response(
                 span=span,
                 confidence=confidence,
                 source=source,
-                message=f"{record.model.subject}'s {record.model.predicate} is {replacement}",
+                message=f"{record.model.subject}'s {record.model.predicate} is {full}",
             )
         )
     rejected: list[RejectedCorrection] = []
@@ -141,6 +146,31 @@ def correct_response(
         corrections=corrections,
         rejected=rejected,
     )
+
+
+def whole_value(engine: Engine, text: str, span: Span, replacement: str) -> tuple[Span, str]:
+    """The span to replace and what to put there, so the corrected value reads whole: a compass
+    point the reader left after a street ("... Peachtree Street Northwest") goes with the street
+    it follows, and a tail of the KB value the reply already says right after the span (",
+    Brooklyn", " Southeast") is not put in twice."""
+    after = text[span.end :]
+    said = text[span.start : span.end].split()
+    point = re.match(r"\s+([^\W\d_]+)\b", after)
+    if (
+        point is not None
+        and said
+        and "street-word" in engine.words.markers.get(said[-1].strip(",.").lower())
+        and "street-direction" in engine.words.markers.get(point[1].lower())
+        and not replacement.casefold().endswith(point[1].casefold())
+    ):
+        span = Span(start=span.start, end=span.end + point.end())
+        after = text[span.end :]
+    for cut in (m.start() for m in re.finditer(r",?\s+", replacement)):
+        tail = replacement[cut:]
+        rest = after[len(tail) : len(tail) + 1]
+        if after[: len(tail)].casefold() == tail.casefold() and not rest.isalnum():
+            return span, replacement[:cut]
+    return span, replacement
 
 
 def _overlaps(a: Span, b: Span) -> bool:
