@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from row_verdicts import claim_verdicts
 
 from replyguard.engine import Engine
 from replyguard.models import KnowledgeBase, Turn
@@ -42,10 +43,7 @@ def engine() -> Engine:
 
 
 def _verdicts(engine: Engine, reply: str, turns: list[Turn] | None = None) -> dict:
-    result = engine.postprocess(reply, "", turns or [], reference_time=REFERENCE)
-    fv = result.factual_validation
-    status = {v.claim_id: v.status for v in fv.claim_validations}
-    return {(c.subject_id, c.predicate, c.object): status[c.id] for c in fv.claims}
+    return claim_verdicts(engine, reply, REFERENCE, turns)
 
 
 def test_a_price_with_its_currency_finds_the_row_of_a_bare_amount(engine: Engine) -> None:
