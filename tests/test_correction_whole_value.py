@@ -59,3 +59,33 @@ def test_a_time_read_without_its_am_or_pm_keeps_the_one_written(engine: Engine) 
     result = engine.postprocess(reply, "", [], reference_time=datetime(2026, 5, 4, 9))
     assert result.corrected is not None
     assert result.corrected.corrected == "Alder Hall opens at 5:30 pm.See you there!"
+
+
+def test_a_wrong_relative_weekday_is_corrected_in_the_same_words() -> None:
+    market = Engine(
+        KnowledgeBase.model_validate(
+            {
+                "entities": [
+                    {
+                        "id": "fair",
+                        "name": "Tollcross Craft Fair",
+                        "attributes": {"held": "2026-05-14"},
+                    }
+                ],
+                "schema": {"held": {"value_type": "date"}},
+            }
+        )
+    )
+    monday = datetime(2026, 5, 11, 9)  # the fair is this Thursday
+    result = market.postprocess(
+        "Tollcross Craft Fair is this Friday.", "", [], reference_time=monday
+    )
+    assert result.corrected is not None
+    assert result.corrected.corrected == "Tollcross Craft Fair is this Thursday."
+    # three weeks on, no "this <weekday>" means it: the date is written out
+    later = datetime(2026, 4, 20, 9)
+    result = market.postprocess(
+        "Tollcross Craft Fair is this Friday.", "", [], reference_time=later
+    )
+    assert result.corrected is not None
+    assert "this" not in result.corrected.corrected

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import date
+from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from replyguard.metta_host import Sym
@@ -102,10 +102,9 @@ def correct_response(
         meridiem = re.match(r"\s*[ap]\.?m\.?(?!\w)", ctx.response[span.end :], re.IGNORECASE)
         if ValueType(record.value_type) == ValueType.time and meridiem:
             said += meridiem.group()  # "6:30" read without the "pm" after it
-        full = render_like(
-            said,
-            _unsaid(ctx, record, corrections) or v.status.kb_value,  # type: ignore[union-attr]
-            ValueType(record.value_type),
+        kb_value = _unsaid(ctx, record, corrections) or v.status.kb_value  # type: ignore[union-attr]
+        full = relative_day_like(said, kb_value, ctx.reference) or render_like(
+            said, kb_value, ValueType(record.value_type)
         )
         span, replacement = whole_value(engine, ctx.response, span, full)
         source = "Knowledge Base" + (
@@ -334,6 +333,21 @@ def _unsaid(ctx: CallContext, record, corrections: list[ResponseCorrection]) -> 
     ] + [c.replacement for c in corrections if c.replacement]
     keys = {value_key(vtype, str(v)) for v in said}
     return next((str(v) for v in record.kb_values if value_key(vtype, str(v)) not in keys), None)
+
+
+_RELATIVE_WEEKDAY = re.compile(r"(?i)\s*(?P<lead>(?:next|this|coming|this coming)\s+)[a-z]+\s*")
+
+
+def relative_day_like(claimed: str, kb_value: str, reference: datetime) -> str | None:
+    """ "next Thursday" for a wrong "next Wednesday" when the KB's day is the Thursday that
+    "next Thursday" means at the reference time; None otherwise (the date is written out)."""
+    said = _RELATIVE_WEEKDAY.fullmatch(claimed)
+    iso = normalise_date(kb_value)
+    if said is None or iso is None or normalise_weekday(claimed.split()[-1]) is None:
+        return None
+    name = date.fromisoformat(iso[:10]).strftime("%A")
+    phrase = said["lead"] + (name if claimed.split()[-1][:1].isupper() else name.lower())
+    return phrase if normalise_date(phrase, reference) == iso[:10] else None
 
 
 def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
