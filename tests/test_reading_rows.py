@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from row_verdicts import claim_verdicts
 
 from replyguard.engine import Engine
 from replyguard.models import KnowledgeBase, Turn
@@ -48,10 +49,7 @@ def engine() -> Engine:
 
 
 def _verdicts(engine: Engine, reply: str, turns: list[Turn] | None = None) -> dict:
-    result = engine.postprocess(reply, "", turns or [], reference_time=REFERENCE)
-    fv = result.factual_validation
-    status = {v.claim_id: v.status for v in fv.claim_validations}
-    return {(c.subject_id, c.predicate, c.object): status[c.id] for c in fv.claims}
+    return claim_verdicts(engine, reply, REFERENCE, turns)
 
 
 def test_a_time_said_first_identifies_the_nameless_row(engine: Engine) -> None:

@@ -134,6 +134,8 @@ def read_schema(path: Path) -> dict[str, ServiceSchema]:
             slots = service["slots"]
             declared = {}
             for slot in slots:
+                if slot.get("is_categorical") or _NAME_LIKE.match(slot["name"]):
+                    continue  # a closed list of kinds ("Economy extra") or a name: no amount
                 for pattern, value_type in _DECLARED_TYPES:
                     if pattern.search(slot.get("description", "")):
                         declared[slot["name"]] = value_type

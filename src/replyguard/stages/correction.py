@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import date
+from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from replyguard.metta_host import Sym
@@ -98,11 +98,15 @@ def correct_response(
         span = record.model.span
         if any(_overlaps(span, c.span) for c in corrections):
             continue
-        replacement = render_like(
-            record.model.object,
-            _unsaid(ctx, record, corrections) or v.status.kb_value,  # type: ignore[union-attr]
-            ValueType(record.value_type),
+        said = record.model.object
+        meridiem = re.match(r"\s*[ap]\.?m\.?(?!\w)", ctx.response[span.end :], re.IGNORECASE)
+        if ValueType(record.value_type) == ValueType.time and meridiem:
+            said += meridiem.group()  # "6:30" read without the "pm" after it
+        kb_value = _unsaid(ctx, record, corrections) or v.status.kb_value  # type: ignore[union-attr]
+        full = relative_day_like(said, kb_value, ctx.reference) or render_like(
+            said, kb_value, ValueType(record.value_type)
         )
+        span, replacement = whole_value(engine, ctx.response, span, full)
         source = "Knowledge Base" + (
             f" ({v.kb_evidence.source})" if v.kb_evidence and v.kb_evidence.source else ""
         )
@@ -114,7 +118,7 @@ def correct_response(
                 span=span,
                 confidence=confidence,
                 source=source,
-                message=f"{record.model.subject}'s {record.model.predicate} is {replacement}",
+                message=f"{record.model.subject}'s {record.model.predicate} is {full}",
             )
         )
     rejected: list[RejectedCorrection] = []
@@ -141,6 +145,31 @@ def correct_response(
         corrections=corrections,
         rejected=rejected,
     )
+
+
+def whole_value(engine: Engine, text: str, span: Span, replacement: str) -> tuple[Span, str]:
+    """The span to replace and what to put there, so the corrected value reads whole: a compass
+    point the reader left after a street ("... Peachtree Street Northwest") goes with the street
+    it follows, and a tail of the KB value the reply already says right after the span (",
+    Brooklyn", " Southeast") is not put in twice."""
+    after = text[span.end :]
+    said = text[span.start : span.end].split()
+    point = re.match(r"\s+([^\W\d_]+)\b", after)
+    if (
+        point is not None
+        and said
+        and "street-word" in engine.words.markers.get(said[-1].strip(",.").lower())
+        and "street-direction" in engine.words.markers.get(point[1].lower())
+        and not replacement.casefold().endswith(point[1].casefold())
+    ):
+        span = Span(start=span.start, end=span.end + point.end())
+        after = text[span.end :]
+    for cut in (m.start() for m in re.finditer(r",?\s+", replacement)):
+        tail = replacement[cut:]
+        rest = after[len(tail) : len(tail) + 1]
+        if after[: len(tail)].casefold() == tail.casefold() and not rest.isalnum():
+            return span, replacement[:cut]
+    return span, replacement
 
 
 def _overlaps(a: Span, b: Span) -> bool:
@@ -306,6 +335,21 @@ def _unsaid(ctx: CallContext, record, corrections: list[ResponseCorrection]) -> 
     return next((str(v) for v in record.kb_values if value_key(vtype, str(v)) not in keys), None)
 
 
+_RELATIVE_WEEKDAY = re.compile(r"(?i)\s*(?P<lead>(?:next|this|coming|this coming)\s+)[a-z]+\s*")
+
+
+def relative_day_like(claimed: str, kb_value: str, reference: datetime) -> str | None:
+    """ "next Thursday" for a wrong "next Wednesday" when the KB's day is the Thursday that
+    "next Thursday" means at the reference time; None otherwise (the date is written out)."""
+    said = _RELATIVE_WEEKDAY.fullmatch(claimed)
+    iso = normalise_date(kb_value)
+    if said is None or iso is None or normalise_weekday(claimed.split()[-1]) is None:
+        return None
+    name = date.fromisoformat(iso[:10]).strftime("%A")
+    phrase = said["lead"] + (name if claimed.split()[-1][:1].isupper() else name.lower())
+    return phrase if normalise_date(phrase, reference) == iso[:10] else None
+
+
 def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
     """The KB value written the way the reply wrote the value it replaces."""
     if value_type == ValueType.time:
@@ -332,9 +376,10 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
         if iso and len(iso) == 10 and not re.search(r"\d{4}", claimed):
             return _day_and_month(date.fromisoformat(iso), claimed)
     bare = re.fullmatch(r"\d+(?:\.\d+)?", kb_value.strip())
-    said = re.match(r"\d+(?:\.\d+)?(?=\s?[^\W\d])", claimed.strip())
-    if value_type == ValueType.number and bare and said:
-        # a bare number in the unit the reply wrote: "6 minutes" for 6, "61 degrees" for 61
+    said = re.match(r"\d+(?:\.\d+)?(?=\s?(?:[^\W\d]|%))", claimed.strip())
+    if value_type in (ValueType.number, ValueType.percent) and bare and said:
+        # a bare number in the unit the reply wrote: "6 minutes" for 6, "61 degrees" for 61,
+        # "15%" or "15 percent" for a percent column's 15
         return kb_value.strip() + claimed.strip()[said.end() :]
     if value_type == ValueType.money and money_key(kb_value) is None:
         # a bare amount in the currency the reply wrote: "$14.60" for 14.60

@@ -128,6 +128,7 @@ class _Sentence:
     speaks_for_us: bool = False  # it says "we", "us" or "our"
     names_others: bool = False  # it names an entity other than the organisation, or a new name
     asks: bool = False  # it ends in a question mark
+    refers: bool = False  # it has a pronoun ("It starts at 2 pm"): a lone value is its referent's
 
     def row_of(self, value: Lexeme) -> list[Lexeme]:
         return next((g for g in self.rows if any(v is value for v in g)), [])
@@ -430,6 +431,7 @@ class Reader:
                     for lx in row
                 ),
                 asks=bool(row) and _asks(lexed, row),
+                refers=any(lx.cat == "PRON" for lx in row),
             )
             drafts = {}  # id(claim) -> the draft it was attached from
             claims = []
@@ -654,7 +656,14 @@ class Reader:
             return claim.predicate if claim is not None else None
 
         value = draft.value
-        told = self.rows.row_for(value, sentence.row_of(value), candidates, focus, attribute_of)
+        told = self.rows.row_for(
+            value,
+            sentence.row_of(value),
+            candidates,
+            focus,
+            attribute_of,
+            alone=not sentence.refers,
+        )
         return None if told is None else self._claim_on(draft, told[0], sentence, told[1])
 
     def _ours(
@@ -805,8 +814,11 @@ class Reader:
             if by_values is not None and (referent is None or by_values.resolution == "Values"):
                 return by_values
         if subject.kind == "pronoun":
-            if referent is None:
-                return None
+            if referent is None or id(subject.lexeme) in ambiguous:
+                # "one of them leaves at 10:20": the row its values tell, before a guess
+                by_values = self._by_values(draft, resolver, sentence, None)
+                if by_values is not None or referent is None:
+                    return by_values
             resolution = "AmbiguousPronoun" if id(subject.lexeme) in ambiguous else "Pronoun"
         elif subject.kind == "entity":
             if referent is None:

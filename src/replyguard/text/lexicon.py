@@ -188,6 +188,7 @@ MARKER_KINDS = (
     "event-confirming",
     "absence-marker",
     "street-word",
+    "street-direction",
     "instance-request",
     "duration-word",
     "class-word",

@@ -22,7 +22,7 @@ from replyguard.text.attachment import fits_attribute, measured
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import WEEKDAYS
-from replyguard.values import money_amount, value_key
+from replyguard.values import money_amount, money_key, value_key
 
 _TEXTUAL = (ValueType.text, ValueType.enum)
 # temporal mentions that name a day, whose weekday a weekday column may hold
@@ -36,6 +36,9 @@ class Identified:
     ids: list[str]  # the best-scoring candidates (several when they tie)
     before: int  # how many values said before the value the best candidates hold
     after: int  # how many said after it they hold
+    # the best `key_weight` of the values said before / after it that the best candidates hold
+    before_weight: float = 0.0
+    after_weight: float = 0.0
 
 
 class RowFinder:
@@ -45,6 +48,7 @@ class RowFinder:
         self.index = index
         self._table: dict[tuple[str, str], set[str]] | None = None
         self._memo: dict[tuple[str, object], dict[str, frozenset[str]]] = {}
+        self._distinctness: dict[str, float] = {}
 
     def _holders_table(self) -> dict[tuple[str, str], set[str]]:
         if self._table is None:
@@ -53,7 +57,12 @@ class RowFinder:
                 for attribute in entity.attributes:
                     atype = self.index.attribute_type(attribute)
                     for held in entity.values_of(attribute)[0]:
-                        self._table[(attribute, value_key(atype, str(held)))].add(entity.id)
+                        keys = {value_key(atype, str(held))}
+                        if atype == ValueType.money and money_key(str(held)) is None:
+                            # a bare amount ("68"): found by the amount of "$68" said
+                            keys.add(value_key(atype, money_amount(str(held)) or ""))
+                        for key in keys:
+                            self._table[(attribute, key)].add(entity.id)
         return self._table
 
     def holders(self, value: Lexeme) -> dict[str, frozenset[str]]:
@@ -109,22 +118,68 @@ class RowFinder:
         return out
 
     def identify(
-        self, value: Lexeme, group: Sequence[Lexeme], candidates: Collection[str] | None
+        self,
+        value: Lexeme,
+        group: Sequence[Lexeme],
+        candidates: Collection[str] | None,
+        alone: bool = False,
     ) -> Identified | None:
-        """The candidates (all holders when None) the other values of the group point to."""
-        before = [self.held_by(u) for u in group if u.end <= value.start]
-        after = [self.held_by(u) for u in group if u.start >= value.end]
+        """The candidates (all holders when None) the other values of the group point to. A
+        value every candidate holds alike ("economy" of six rows all economy) tells none apart;
+        with no other value and `alone`, the rows with no name holding the value itself are the
+        pool."""
+        said = [(u.end <= value.start, self.held_by(u), self.key_weight(u)) for u in group]
+        said = [s for u, s in zip(group, said, strict=True) if u is not value]
         pool = (
-            set(candidates) if candidates is not None else set().union(*before, *after)  # type: ignore[arg-type]
+            set(candidates)
+            if candidates is not None
+            else set().union(*(held for _, held, _ in said))
+            or (self.nameless(self.held_by(value)) if alone else set())
         )
         if not pool:
             return None
+        if len(pool) > 1:
+            said = [s for s in said if not pool <= s[1]]
+        before = [(held, weight) for first, held, weight in said if first]
+        after = [(held, weight) for first, held, weight in said if not first]
         scored = {
-            e: (sum(e in held for held in before), sum(e in held for held in after)) for e in pool
+            e: (sum(e in held for held, _ in before), sum(e in held for held, _ in after))
+            for e in pool
         }
         best = max(scored.values())
         ids = sorted(e for e, score in scored.items() if score == best)
-        return Identified(ids, *best)
+
+        def strength(values: list[tuple[frozenset[str], float]]) -> float:
+            return max((w for held, w in values if held & set(ids)), default=0.0)
+
+        return Identified(ids, *best, strength(before), strength(after))
+
+    def key_weight(self, value: Lexeme) -> float:
+        """How well the value's attribute tells rows apart: its distinct values per row holding
+        it (1.0 for a departure time no two rows share, 1/6 for a fare type six rows share); of
+        several attributes holding the value, the best."""
+        return max((self._distinct(a) for a in self.holders(value)), default=0.0)
+
+    def nameless(self, ids: Collection[str]) -> set[str]:
+        """Of these entities, the rows with no name (told only by their values)."""
+        return {e for e in ids if self.index.entities[e].name is None}
+
+    def names_row(self, value: Lexeme) -> bool:
+        """Whether the value is of a column that tells rows apart as well as any (a departure
+        time, not the fare several rows share): said alone, it names its own row; a value of
+        another column is the row in focus's ("An economy seat is $25" after "a boat at 6:40")."""
+        best = max((self._distinct(a) for a in self.index.schema), default=0.0)
+        return self.key_weight(value) >= best
+
+    def _distinct(self, attribute: str) -> float:
+        found = self._distinctness.get(attribute)
+        if found is None:
+            atype = self.index.attribute_type(attribute)
+            rows = [e.values_of(attribute)[0] for e in self.index.entities.values()]
+            rows = [r for r in rows if r]
+            keys = {value_key(atype, str(v)) for r in rows for v in r}
+            found = self._distinctness[attribute] = len(keys) / len(rows) if rows else 0.0
+        return found
 
     def row_for(
         self,
@@ -133,20 +188,40 @@ class RowFinder:
         candidates: Collection[str] | None,
         focus: Mapping[str, tuple[float, int]],
         attribute_of: Callable[[str], str | None],
+        *,
+        alone: bool = True,
     ) -> tuple[str, str] | None:
         """(entity id, resolution) of the row a value is said of: `Values` when told by the
         values said with it, `Candidates` when checked against every candidate; None when no
         row can be told. `candidates` are the entities sharing the subject's name (None: any
         row), `focus` the (salience, order) of the entities in focus, `attribute_of` the
-        attribute the value would fill on an entity (None when none fits)."""
+        attribute the value would fill on an entity (None when none fits). A value said with no
+        other is the row's that holds it when `alone` (no pronoun points elsewhere: "another
+        sailing leaves at 11:40" after the 8:15 one was offered)."""
         holders = self.held_by(value)
         if value.value_type == ValueType.number and len(value.text.split()) == 1 and not holders:
             return None  # a bare number could be anything: "2 gas stations"
-        found = self.identify(value, group, candidates)
+        if (
+            candidates is None
+            and focus
+            and len(self.nameless(holders)) == len(self.index.entities) > 1
+        ):
+            # a value every row holds alike ("economy" of all economy seats) tells no row: it is
+            # said of the one in focus
+            return max(focus, key=focus.__getitem__), "Candidates"
+        found = self.identify(value, group, candidates, alone)
         if found is None:
             return None
         ids = found.ids
-        told = found.before >= 1 or found.after >= 2
+        # the values said with it tell its row, unless another row holds it and its own
+        # attribute tells rows apart better than theirs ("$37 ... leaves at 7:30 am": the time
+        # no other row has is the row's, the price the one to check against it)
+        own = -1.0 if not holders or holders & set(ids) else self.key_weight(value)
+        told = (
+            (found.before >= 1 and found.before_weight >= own)
+            or found.after >= 2
+            or (found.after >= 1 and found.after_weight > own)
+        )
         if len(ids) > 1 and told:
             # of rows the other values tell and that tie, those holding the value ("another
             # harbour tour on Sunday"), then the one in focus
@@ -157,10 +232,15 @@ class RowFinder:
                 ids = [e for e in ids if focus.get(e) == top]
         if len(ids) == 1 and told:
             return ids[0], "Values"
-        own = [e for e in candidates or () if e in holders]
-        if len(own) == 1:  # of the entities sharing the name, one holds the value said
-            return own[0], "Values"
+        named = [e for e in candidates or () if e in holders]
+        if len(named) == 1:  # of the entities sharing the name, one holds the value said
+            return named[0], "Values"
         holding = [e for e in ids if e in holders]
+        if not holding and candidates is None and (not focus or self.names_row(value)):
+            holding = sorted(self.nameless(holders))  # "another sailing leaves at 11:40"
+        own_row = holding and candidates is None and self.nameless(holders) == {holding[0]}
+        if own_row and self.names_row(value):
+            return holding[0], "Values"  # named by its own value, as if by its name
         if holding:
             return holding[0], "Candidates"
         if candidates is None:
