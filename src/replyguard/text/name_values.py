@@ -70,6 +70,17 @@ class NameValues:
         self._words = words
 
     @cached_property
+    def names_are_places(self) -> bool:
+        """Whether the KB's entities are places (the weather of towns): then a place it lacks is
+        one of its kind it does not hold, not only where something is."""
+        names = [phrase_key(e.label) for e in self.index.entities.values()]
+        return bool(names) and sum(_is_place(n) for n in names) * 2 >= len(names)
+
+    def is_place(self, text: str) -> bool:
+        """A place name ("Grand Rapids", "San Diego, CA"), by the list of places."""
+        return _is_place(phrase_key(text))
+
+    @cached_property
     def attributes(self) -> dict[str, NameAttribute]:
         values: dict[str, list[str]] = {}
         for entity in self.index.entities.values():

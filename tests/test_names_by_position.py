@@ -1,0 +1,86 @@
+"""Class 3 of issue 11, names found by where they stand and what the KB is about, not by letter
+case alone: a known place said where a place is named is no invented entity unless the KB's
+entities are themselves places. A bakery's cakes, and the forecast for some towns."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from replyguard.engine import Engine
+from replyguard.kb import kb_from_document
+from replyguard.models import HallucinationType
+
+REFERENCE = datetime(2026, 11, 30, 9, 0)
+
+CAKES = {
+    "entities": [
+        {
+            "id": "K1",
+            "name": "Lemon Drizzle",
+            "type": "Object",
+            "attributes": {"price": "£18", "serves": 10},
+        },
+        {
+            "id": "K2",
+            "name": "Coffee Walnut",
+            "type": "Object",
+            "attributes": {"price": "£22", "serves": 12},
+        },
+    ]
+}
+
+TOWNS = {
+    "entities": [
+        {"id": "T1", "name": "Inverness", "type": "Location", "attributes": {"outlook": "rain"}},
+        {"id": "T2", "name": "Aberdeen", "type": "Location", "attributes": {"outlook": "sun"}},
+        {"id": "T3", "name": "Dundee", "type": "Location", "attributes": {"outlook": "fog"}},
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def bakery() -> Engine:
+    return Engine(kb_from_document(CAKES))
+
+
+@pytest.fixture(scope="module")
+def forecast() -> Engine:
+    return Engine(kb_from_document(TOWNS))
+
+
+def check(engine: Engine, text: str):
+    return engine.postprocess(text, "", [], reference_time=REFERENCE)
+
+
+def invented(result) -> list[str]:
+    return [
+        f.content
+        for f in result.hallucination_flags
+        if f.hallucination_type == HallucinationType.NonexistentEntity
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We can send the Lemon Drizzle to Glasgow by Friday.",
+        "Our Coffee Walnut is popular with customers near Edinburgh.",
+        "Shall I deliver one Lemon Drizzle in San Diego, CA?",
+    ],
+)
+def test_a_known_place_where_a_place_is_said_is_no_invented_entity(bakery, text):
+    assert invented(check(bakery, text)) == []
+
+
+def test_an_unknown_name_after_a_place_word_is_still_invented(bakery):
+    # "Glenmorven Gardens" is no place on the list: a shop the KB lacks
+    assert invented(check(bakery, "You can collect it from Glenmorven Gardens.")) == [
+        "Glenmorven Gardens"
+    ]
+
+
+def test_a_place_the_kb_lacks_is_invented_when_the_kb_is_about_places(forecast):
+    assert invented(check(forecast, "The outlook is rain in Glasgow.")) == ["Glasgow"]
+    assert invented(check(forecast, "The outlook is fog in Dundee.")) == []
