@@ -84,3 +84,61 @@ def test_an_unknown_name_after_a_place_word_is_still_invented(bakery):
 def test_a_place_the_kb_lacks_is_invented_when_the_kb_is_about_places(forecast):
     assert invented(check(forecast, "The outlook is rain in Glasgow.")) == ["Glasgow"]
     assert invented(check(forecast, "The outlook is fog in Dundee.")) == []
+
+
+# A small press's catalogue: books and who wrote them.
+BOOKS = {
+    "entities": [
+        {
+            "id": "B1",
+            "name": "Salt Roads",
+            "type": "Object",
+            "attributes": {"author": "Ines Varga", "imprint": "Kestrel Press", "pages": 312},
+        },
+        {
+            "id": "B2",
+            "name": "The Quiet Orchard",
+            "type": "Object",
+            "attributes": {"author": "Tomas Reyes", "imprint": "Kestrel Press", "pages": 208},
+        },
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def press() -> Engine:
+    return Engine(kb_from_document(BOOKS))
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("Have you read Hold Me Close by Ines Varga?", "Hold Me Close"),
+        ("You might enjoy Patience by Tomas Reyes.", "Patience"),  # a common word
+        ("Try Tuesday by Tomas Reyes, it is short.", "Tuesday"),  # a day, after a verb
+        ("Only You by Ines Varga is our best seller.", "Only You"),  # opening the sentence
+        ("What about winter bridges by ines varga?", "winter bridges"),  # all lower case
+    ],
+)
+def test_a_title_before_its_author_is_a_name_the_kb_lacks(press, text, title):
+    assert invented(check(press, text)) == [title]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Have you read Salt Roads by Ines Varga?",
+        "We stock two novels by Tomas Reyes.",
+        "There are some books by Ines Varga on the shelf.",
+        "a novel by ines varga is in stock.",
+        "Books by Tomas Reyes sell well.",
+    ],
+)
+def test_a_kb_title_or_a_plain_noun_before_the_author_is_no_invented_name(press, text):
+    assert invented(check(press, text)) == []
+
+
+def test_a_misspelt_title_before_its_author_is_the_kbs_title(press):
+    result = check(press, "Have you read The Quiet Orchrd by Tomas Reyes?")
+    assert invented(result) == []
+    assert [e.similar_to for e in result.new_entities] == ["The Quiet Orchard"]

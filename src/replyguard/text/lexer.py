@@ -25,6 +25,7 @@ from replyguard.text.lexicon import (
 from replyguard.text.name_values import NameValues
 from replyguard.text.places import place_at
 from replyguard.text.temporal import TemporalMention, find_temporal
+from replyguard.text.titles import title_before_maker
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
 from replyguard.text.words import content_stems, stem
 from replyguard.values import fold, is_short_code, value_key
@@ -230,7 +231,45 @@ class Lexer:
             lexeme = self._lexeme_at(tokens, folded, i, end, temporal_starts, out)
             out.append(lexeme)
             i = lexeme.end_tok
-        return self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
+        row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
+        return self._titles(tokens, folded, row)
+
+    def _titles(self, tokens: list[Token], folded: list[str], row: list[Lexeme]) -> list[Lexeme]:
+        """Titles said before their maker ("How about Hold Me Close by Wren Avery?",
+        text/titles.py): a name, the KB's or one it lacks, where the lexemes were words."""
+        makers = self.name_values.makers
+        spans: list[tuple[int, int]] = []
+        for k, lexeme in enumerate(row):
+            if k == 0 or lexeme.cat != "VAL" or not makers.intersection(lexeme.attributes):
+                continue
+            if row[k - 1].cat != "W":
+                continue
+            span = title_before_maker(
+                tokens,
+                folded,
+                row[0].start_tok,
+                lexeme.start_tok - 1,
+                lower_case=not tokens[lexeme.start_tok].text[:1].isupper(),
+                function_word=FUNCTION_WORDS.__contains__,
+                opener=lambda w: bool(
+                    {"imperative-verb", "discourse-opener"} & set(self.words.markers.get(w))
+                ),
+                common=self._emphasis,
+            )
+            covered = [
+                lx for lx in row[:k] if span and lx.end_tok > span[0] and lx.start_tok < span[1]
+            ]
+            if span is None or not all(_title_word(lx) for lx in covered):
+                continue
+            start = min([span[0], *(lx.start_tok for lx in covered if lx.cat == "NAME")])
+            spans.append((start, span[1]))
+        return _respan(row, spans, lambda i, j: self._title(tokens, i, j), tokens) if spans else row
+
+    def _title(self, tokens: list[Token], i: int, j: int) -> Lexeme:
+        """A title is a name, common words and all ("Curious by Wren Avery")."""
+        lexeme = self._name(tokens, i, j)
+        lexeme.common_word = False
+        return lexeme
 
     def _names_as_values(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Unknown names where a value stands ("at Cedar Hall", "by Ana Lindqvist", "a Brass
@@ -726,6 +765,44 @@ def _expects_value(previous: list[Lexeme]) -> bool:
             continue
         return words[-1] in {"in", "from", "at", "with", "to", "for", "by"}
     return False
+
+
+# What a title's words may have been read as: words, pronouns, "be", "no", a name
+_TITLE_WORDS = frozenset({"W", "PRON", "PRON_POSS", "SELF", "ADDR", "COP", "NEG", "NAME"})
+
+
+def _title_word(lexeme: Lexeme) -> bool:
+    """Words a title may be made of: plain words, pronouns, "be", "no", a name, or a day or a
+    time the KB does not hold ("Thursday", "One Day")."""
+    if lexeme.cat == "VAL":
+        return lexeme.temporal is not None and not lexeme.attributes
+    return lexeme.cat in _TITLE_WORDS
+
+
+def _respan(
+    row: list[Lexeme],
+    spans: list[tuple[int, int]],
+    make: Callable[[int, int], Lexeme],
+    tokens: list[Token],
+) -> list[Lexeme]:
+    """The row with each token span (over words, pronouns and names) made one lexeme by `make`,
+    the words left over on either side kept as words."""
+    out: list[Lexeme] = []
+    for lexeme in row:
+        cuts = [s for s in spans if s[0] < lexeme.end_tok and lexeme.start_tok < s[1]]
+        if not cuts:
+            out.append(lexeme)
+            continue
+        at = lexeme.start_tok
+        for i, j in cuts:
+            if at < i:
+                out.append(_lexeme(tokens, at, i, "W"))
+            if lexeme.start_tok <= i:
+                out.append(make(i, j))
+            at = max(at, j)
+        if at < lexeme.end_tok:
+            out.append(_lexeme(tokens, at, lexeme.end_tok, "W"))
+    return out
 
 
 def _lexeme(tokens: list[Token], i: int, j: int, cat: str, **extra: object) -> Lexeme:

@@ -76,6 +76,13 @@ class NameValues:
         names = [phrase_key(e.label) for e in self.index.entities.values()]
         return bool(names) and sum(_is_place(n) for n in names) * 2 >= len(names)
 
+    @cached_property
+    def makers(self) -> frozenset[str]:
+        """The attributes whose values are people or bands: names of individuals, no places."""
+        return frozenset(
+            a for a, spec in self.attributes.items() if not (spec.places or spec.classes)
+        )
+
     def is_place(self, text: str) -> bool:
         """A place name ("Grand Rapids", "San Diego, CA"), by the list of places."""
         return _is_place(phrase_key(text))
