@@ -142,3 +142,62 @@ def test_a_misspelt_title_before_its_author_is_the_kbs_title(press):
     result = check(press, "Have you read The Quiet Orchrd by Tomas Reyes?")
     assert invented(result) == []
     assert [e.similar_to for e in result.new_entities] == ["The Quiet Orchard"]
+
+
+# A boatyard's hire fleet: each boat named, of a class.
+BOATS = {
+    "entities": [
+        {
+            "id": "H1",
+            "name": "Osprey",
+            "type": "Object",
+            "attributes": {"boat_type": "Cruiser", "berth": "Jetty 2", "day_rate": "£140"},
+        },
+        {
+            "id": "H2",
+            "name": "Kittiwake",
+            "type": "Object",
+            "attributes": {"boat_type": "Dayboat", "berth": "Jetty 5", "day_rate": "£90"},
+        },
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def boatyard() -> Engine:
+    return Engine(kb_from_document(BOATS))
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We have a Cruiser Heron boat free at Jetty 2.", "Heron"),  # a common word
+        ("There is a dayboat, a Puffin, at Jetty 5.", "Puffin"),  # in apposition
+        ("I can offer a cruiser like an Albatross for £140.", "Albatross"),
+        ("You could take a cruiser bramblewick from Jetty 2.", "bramblewick"),  # no common word
+        ("There is a Dayboat KW7 at Jetty 5.", "KW7"),  # a code
+    ],
+)
+def test_a_name_after_a_class_value_is_a_name_the_kb_lacks(boatyard, text, name):
+    assert invented(check(boatyard, text)) == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We have a Cruiser Osprey boat free at Jetty 2.",
+        "There is a dayboat, the Kittiwake, at Jetty 5.",
+        "We have a cruiser boat at Jetty 2 for £140.",
+        "The Cruiser costs £140 a day.",
+        "There is a Dayboat for hire at Jetty 5.",
+    ],
+)
+def test_a_kb_name_or_a_plain_word_after_a_class_value_is_no_invented_name(boatyard, text):
+    assert invented(check(boatyard, text)) == []
+
+
+def test_a_boat_named_after_its_class_keeps_its_claims(boatyard):
+    result = check(boatyard, "We have a Cruiser Osprey boat at Jetty 5.")
+    assert any(
+        v.status.kind == "Contradicted" for v in result.factual_validation.claim_validations
+    )

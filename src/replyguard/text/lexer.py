@@ -25,7 +25,7 @@ from replyguard.text.lexicon import (
 from replyguard.text.name_values import NameValues
 from replyguard.text.places import place_at
 from replyguard.text.temporal import TemporalMention, find_temporal
-from replyguard.text.titles import title_before_maker
+from replyguard.text.titles import name_after_class, title_before_maker
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
 from replyguard.text.words import content_stems, stem
 from replyguard.values import fold, is_short_code, value_key
@@ -232,7 +232,38 @@ class Lexer:
             out.append(lexeme)
             i = lexeme.end_tok
         row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
-        return self._titles(tokens, folded, row)
+        return self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
+
+    def _names_after_classes(
+        self, tokens: list[Token], folded: list[str], row: list[Lexeme]
+    ) -> list[Lexeme]:
+        """A thing's name said after its class ("a Compact Ridgeline car", text/titles.py): a
+        name, the KB's or one it lacks, where the lexemes were words."""
+        classes = self.name_values.classes
+        spans: list[tuple[int, int]] = []
+        end = row[-1].end_tok if row else 0
+        for k, lexeme in enumerate(row):
+            if lexeme.cat != "VAL" or not classes.intersection(lexeme.attributes):
+                continue
+            span = name_after_class(
+                tokens,
+                folded,
+                lexeme.end_tok,
+                end,
+                common=self._emphasis,
+                plain=lambda w: w in FUNCTION_WORDS or w in self.index.attribute_words,
+            )
+            covered = [
+                lx
+                for lx in row[k + 1 :]
+                if span and lx.end_tok > span[0] and lx.start_tok < span[1]
+            ]
+            if span is None or not all(lx.cat in ("W", "NAME") for lx in covered):
+                continue
+            spans.append(
+                (span[0], max([span[1], *(lx.end_tok for lx in covered if lx.cat == "NAME")]))
+            )
+        return _respan(row, spans, lambda i, j: self._title(tokens, i, j), tokens) if spans else row
 
     def _titles(self, tokens: list[Token], folded: list[str], row: list[Lexeme]) -> list[Lexeme]:
         """Titles said before their maker ("How about Hold Me Close by Wren Avery?",
@@ -266,7 +297,7 @@ class Lexer:
         return _respan(row, spans, lambda i, j: self._title(tokens, i, j), tokens) if spans else row
 
     def _title(self, tokens: list[Token], i: int, j: int) -> Lexeme:
-        """A title is a name, common words and all ("Curious by Wren Avery")."""
+        """A name by its position is a name, common words and all ("Curious by Wren Avery")."""
         lexeme = self._name(tokens, i, j)
         lexeme.common_word = False
         return lexeme

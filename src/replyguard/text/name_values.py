@@ -83,6 +83,11 @@ class NameValues:
             a for a, spec in self.attributes.items() if not (spec.places or spec.classes)
         )
 
+    @cached_property
+    def classes(self) -> frozenset[str]:
+        """The attributes whose values are classes ("car_type": "Compact")."""
+        return frozenset(a for a, spec in self.attributes.items() if spec.classes)
+
     def is_place(self, text: str) -> bool:
         """A place name ("Grand Rapids", "San Diego, CA"), by the list of places."""
         return _is_place(phrase_key(text))

@@ -1,4 +1,5 @@
-"""A work's title said before its maker: "How about Hold Me Close by Wren Avery?".
+"""Names found by where they stand: a work's title before its maker ("How about Hold Me Close
+by Wren Avery?"), a thing's name after its class ("a Compact Ridgeline car").
 
 Titles are written in words of every kind ("Let It Be", "Curious", "With You", "Thursday"), so
 letter case alone does not find them: a capitalised common word inside a sentence reads as
@@ -15,6 +16,13 @@ unknown name (a misspelling of a KB name stays that name).
 - Written in lower case, as the maker is ("how about daybreak by wren avery"): the run of
   lower-case words that are no function words, when it follows no count or determiner ("2 songs
   by wren avery", "a track by ...").
+
+A class value of the KB (the `type` of a car, the `kind` of a boat: text/name_values.py) is said
+before the thing's name, as the KB's names are: "a Compact Ridgeline car", "a standard car, a
+Ridgeline", "a compact car like an Ridgeline". The word there is a name when it is written as
+one (capitalised, in capitals, a code) or is no common word ("a standard ridgeline"), and is no
+function word or word of the KB's schema ("a Compact Car" names no car: a word of `car_type`);
+"a compact car" says the class of a car.
 """
 
 from __future__ import annotations
@@ -96,3 +104,45 @@ def _lower_run(
     if i == end or (i > start and (tokens[i - 1].kind == "num" or folded[i - 1] in _DETERMINERS)):
         return None
     return i
+
+
+_APPOSITION = frozenset({",", "like"})
+_ARTICLES = frozenset({"a", "an"})
+
+
+def name_after_class(
+    tokens: list[Token],
+    folded: list[str],
+    i: int,
+    end: int,
+    *,
+    common: Callable[[str], bool],
+    plain: Callable[[str], bool],
+) -> tuple[int, int] | None:
+    """The token range of the name said after a class value that ends at token `i` ("a Compact
+    [Ridgeline] car", "a compact car, a [Ridgeline]"), or None. `plain` says a folded word is a
+    function word or a word of the KB's schema."""
+    if i < end and not _written_as_name(tokens[i], folded[i], common, plain):
+        k = i + 1
+        if k < end and folded[k] in _APPOSITION:
+            k += 1
+        if k + 1 < end and folded[k] in _ARTICLES and k > i + 1:
+            i = k + 1
+    if i >= end or not _written_as_name(tokens[i], folded[i], common, plain):
+        return None
+    j = i + 1
+    while j < end and tokens[j].kind in ("word", "ident") and not plain(folded[j]):
+        if not (tokens[j].is_capitalised or tokens[j].kind == "ident"):
+            break
+        j += 1
+    return i, j
+
+
+def _written_as_name(
+    token: Token, word: str, common: Callable[[str], bool], plain: Callable[[str], bool]
+) -> bool:
+    if token.kind not in ("word", "ident") or plain(word):
+        return False
+    if token.kind == "ident" or token.is_capitalised:
+        return True
+    return token.text.isalpha() and not common(word)
