@@ -198,6 +198,4 @@ def test_a_kb_name_or_a_plain_word_after_a_class_value_is_no_invented_name(boaty
 
 def test_a_boat_named_after_its_class_keeps_its_claims(boatyard):
     result = check(boatyard, "We have a Cruiser Osprey boat at Jetty 5.")
-    assert any(
-        v.status.kind == "Contradicted" for v in result.factual_validation.claim_validations
-    )
+    assert any(v.status.kind == "Contradicted" for v in result.factual_validation.claim_validations)
