@@ -4,7 +4,8 @@ calendar holds no tennis activity.
 Capitalised names need no help to be noticed; calendar entries are named by ordinary words
 ("dinner", "lab appointment"), so they are found by where they stand: after an `event-opener`
 ("your", "you have a", metta/lexicon.metta) in a clause that gives a date or a time, in a KB
-that lists events with dates or times. A phrase the KB, the dialogue or the passages name, or one
+that lists events with dates or times (or rows of no declared type that each hold a day and a
+time, the entries a calendar returned). A phrase the KB, the dialogue or the passages name, or one
 made only of `generic-detail` words ("your next appointment"), names nothing new. The rules judge
 the candidate like any unknown name (`Unresolved` in metta/hallucination.metta).
 """
