@@ -233,3 +233,36 @@ def test_an_entry_a_diary_of_untyped_rows_lacks_is_invented(diary):
 
 def test_an_entry_the_diary_holds_is_no_invented_entry(diary):
     assert invented(check(diary, "You have a sectional rehearsal at 6:30 pm.")) == []
+
+
+MARKETS = {
+    "entities": [
+        {
+            "id": "M1",
+            "name": "North Berwick Fringe Market",
+            "type": "Event",
+            "attributes": {
+                "town": "North Berwick",
+                "pitch": "Quality Street",
+                "date": "2026-12-05",
+            },
+        },
+        {
+            "id": "M2",
+            "name": "Haddington Craft Fair",
+            "type": "Event",
+            "attributes": {"town": "Haddington", "pitch": "Corn Exchange", "date": "2026-12-06"},
+        },
+    ]
+}
+
+
+def test_a_kb_name_longer_than_the_value_it_opens_is_that_name():
+    engine = Engine(kb_from_document(MARKETS))
+    result = check(engine, "There is the North Berwick Fringe Market at the Corn Exchange.")
+    assert invented(result) == []
+    fv = result.factual_validation
+    assert [
+        (c.subject, c.predicate, v.status.kind)
+        for c, v in zip(fv.claims, fv.claim_validations, strict=True)
+    ] == [("North Berwick Fringe Market", "pitch", "Contradicted")]

@@ -568,12 +568,11 @@ class Lexer:
     def _names_subject(self, words: list[str], i: int, n: int, previous: list[Lexeme]) -> bool:
         """Whether the n words at i, a KB value, are as well the name of an entity and stand
         where a subject does ("The Wonderful Wizard of Oz was released in 1900", a book that is
-        also the value of its author's "wrote")."""
+        also the value of its author's "wrote"), or begin a longer name."""
         name = self.index.names.longest(words, i)
-        return (
-            name is not None
-            and name[0] >= n
-            and (not _expects_value(previous) or self._owner(previous))
+        return name is not None and (
+            name[0] > n  # "There is the Harbour Jazz Night": the longer name, not "Harbour"
+            or (name[0] == n and (not _expects_value(previous) or self._owner(previous)))
         )
 
     def _street(self, tokens, folded, i, end) -> int:  # noqa: ANN001
