@@ -266,3 +266,7 @@ def test_a_kb_name_longer_than_the_value_it_opens_is_that_name():
         (c.subject, c.predicate, v.status.kind)
         for c, v in zip(fv.claims, fv.claim_validations, strict=True)
     ] == [("North Berwick Fringe Market", "pitch", "Contradicted")]
+
+
+def test_a_temperature_scale_is_no_name_even_after_a_misspelt_unit(forecast):
+    assert invented(check(forecast, "Dundee will see 48 degres Fahrenheit and fog.")) == []
