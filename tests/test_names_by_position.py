@@ -270,3 +270,7 @@ def test_a_kb_name_longer_than_the_value_it_opens_is_that_name():
 
 def test_a_temperature_scale_is_no_name_even_after_a_misspelt_unit(forecast):
     assert invented(check(forecast, "Dundee will see 48 degres Fahrenheit and fog.")) == []
+
+
+def test_a_misspelt_opening_word_before_i_is_no_name(bakery):
+    assert invented(check(bakery, "Cna I suggest the Lemon Drizzle?")) == []

@@ -609,12 +609,18 @@ class Lexer:
         return any(v and self._verb(v) for v in verbs)
 
     def _misspelt_opener(self, tokens: list[Token], folded: list[str], i: int) -> bool:
-        """A sentence's first word, followed by a lower-case word, that is no English word but
-        one letter away from a very common one ("Wher would", "Hsve fun", "Le me know"): the
+        """A sentence's first word, followed by a lower-case word or "I", that is no English word
+        but one letter away from a very common one ("Wher would", "Hsve fun", "Cna I"): the
         word misspelt, not a name ("Inna is playing": "inn" is not that common)."""
         word = folded[i]
-        if i + 1 < len(tokens) and tokens[i + 1].kind == "word" and tokens[i + 1].is_capitalised:
-            return False
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if (
+            after is not None
+            and after.kind == "word"
+            and after.is_capitalised
+            and after.text != "I"
+        ):
+            return False  # "Inna Kovacs is ...", but "Cna I help?"
         if self._emphasis(word) or not word.isalpha():
             return False
         own = self._prior(word)
