@@ -274,3 +274,15 @@ def test_a_temperature_scale_is_no_name_even_after_a_misspelt_unit(forecast):
 
 def test_a_misspelt_opening_word_before_i_is_no_name(bakery):
     assert invented(check(bakery, "Cna I suggest the Lemon Drizzle?")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("How does The Lantern Keeper sound to you?", ["The Lantern Keeper"]),
+        ("How does The Quiet Orchard sound to you?", []),  # the KB's title
+        ("You can read it in The Quiet Orchard.", []),
+    ],
+)
+def test_a_capital_the_inside_a_sentence_begins_a_title(press, text, names):
+    assert invented(check(press, text)) == names

@@ -631,12 +631,16 @@ class Lexer:
     def _proper_name(self, tokens, folded, i, end, *, at_start: bool) -> Lexeme | None:  # noqa: ANN001
         """Capitalised words the KB does not know. A single capitalised word opening a sentence
         is a name only if it is not an English word ("Noted.", "Sure," are not names)."""
-        if folded[i] in FUNCTION_WORDS and not (
-            folded[i] in _TITLE_ADJECTIVES
-            and i > 0
-            and folded[i - 1] == "the"
-            and i + 1 < end
-            and tokens[i + 1].is_capitalised
+        if (
+            folded[i] in FUNCTION_WORDS
+            and not (
+                folded[i] in _TITLE_ADJECTIVES
+                and i > 0
+                and folded[i - 1] == "the"
+                and i + 1 < end
+                and tokens[i + 1].is_capitalised
+            )
+            and not self._titled_article(tokens, folded, i, end, at_start=at_start)
         ):
             return None  # "The Budget Review": the name starts after the article
         j = i
@@ -681,6 +685,18 @@ class Lexer:
         if j == i or self.index.inside_value(folded[i:j]):
             return None  # "Station Road" of the KB's "Unit 4B, Riverside Retail Park, Station Road"
         return self._name(tokens, i, j)
+
+    def _titled_article(self, tokens, folded, i, end, *, at_start: bool) -> bool:  # noqa: ANN001
+        """A capital "The" inside a sentence before capitalised words the KB does not know
+        begins their name ("How's The Long Night sound?"); not before a KB name or value."""
+        return (
+            not at_start
+            and tokens[i].text == "The"
+            and i + 1 < end
+            and tokens[i + 1].is_capitalised
+            and self.index.names.longest(folded[:end], i + 1) is None
+            and self.index.values.longest(folded[:end], i + 1) is None
+        )
 
     def _kb_name_at(self, words: list[str], j: int) -> bool:
         """Whether a KB name of two words or more starts at j, or after a connector at j."""
