@@ -1,18 +1,15 @@
 """Class 3 of issue 11, names found by where they stand and what the KB is about, not by letter
 case alone: a known place said where a place is named is no invented entity unless the KB's
-entities are themselves places. A bakery's cakes, and the forecast for some towns."""
+entities are themselves places; a title before its maker and a name after a class value are
+names; an untyped diary is a calendar. A bakery, a small press, a boatyard, a choir's diary."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pytest
+from test_names_as_values import check, invented
 
 from replyguard.engine import Engine
 from replyguard.kb import kb_from_document
-from replyguard.models import HallucinationType
-
-REFERENCE = datetime(2026, 11, 30, 9, 0)
 
 CAKES = {
     "entities": [
@@ -48,18 +45,6 @@ def bakery() -> Engine:
 @pytest.fixture(scope="module")
 def forecast() -> Engine:
     return Engine(kb_from_document(TOWNS))
-
-
-def check(engine: Engine, text: str):
-    return engine.postprocess(text, "", [], reference_time=REFERENCE)
-
-
-def invented(result) -> list[str]:
-    return [
-        f.content
-        for f in result.hallucination_flags
-        if f.hallucination_type == HallucinationType.NonexistentEntity
-    ]
 
 
 @pytest.mark.parametrize(
