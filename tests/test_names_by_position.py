@@ -1,7 +1,7 @@
 """Class 3 of issue 11, names found by where they stand and what the KB is about, not by letter
 case alone: a known place said where a place is named is no invented entity unless the KB's
 entities are themselves places; a title before its maker and a name after a class value are
-names; an untyped diary is a calendar. A bakery, a small press, a boatyard, a choir's diary."""
+names. A bakery, a small press, a boatyard, a market."""
 
 from __future__ import annotations
 
@@ -184,40 +184,6 @@ def test_a_kb_name_or_a_plain_word_after_a_class_value_is_no_invented_name(boaty
 def test_a_boat_named_after_its_class_keeps_its_claims(boatyard):
     result = check(boatyard, "We have a Cruiser Osprey boat at Jetty 5.")
     assert any(v.status.kind == "Contradicted" for v in result.factual_validation.claim_validations)
-
-
-# A choir's diary as a user hands it in: entries with no declared type, each on a day at a time.
-DIARY = {
-    "entities": [
-        {
-            "id": "D1",
-            "name": "Sectional rehearsal",
-            "attributes": {"day": "2026-12-02", "start": "18:30", "room": "Hall B"},
-        },
-        {
-            "id": "D2",
-            "name": "Carol concert",
-            "attributes": {"day": "2026-12-05", "start": "19:00", "room": "Main Hall"},
-        },
-    ],
-    "schema": {
-        "day": {"value_type": "date"},
-        "start": {"value_type": "time"},
-    },
-}
-
-
-@pytest.fixture(scope="module")
-def diary() -> Engine:
-    return Engine(kb_from_document(DIARY))
-
-
-def test_an_entry_a_diary_of_untyped_rows_lacks_is_invented(diary):
-    assert invented(check(diary, "You have a tenor workshop at 6:30 pm.")) == ["tenor workshop"]
-
-
-def test_an_entry_the_diary_holds_is_no_invented_entry(diary):
-    assert invented(check(diary, "You have a sectional rehearsal at 6:30 pm.")) == []
 
 
 MARKETS = {

@@ -4,8 +4,7 @@ calendar holds no tennis activity.
 Capitalised names need no help to be noticed; calendar entries are named by ordinary words
 ("dinner", "lab appointment"), so they are found by where they stand: after an `event-opener`
 ("your", "you have a", metta/lexicon.metta) in a clause that gives a date or a time, in a KB
-that lists events with dates or times (or rows of no declared type that each hold a day and a
-time, the entries a calendar returned). A phrase the KB, the dialogue or the passages name, or one
+that lists events with dates or times. A phrase the KB, the dialogue or the passages name, or one
 made only of `generic-detail` words ("your next appointment"), names nothing new. The rules judge
 the candidate like any unknown name (`Unresolved` in metta/hallucination.metta).
 """
@@ -15,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from replyguard.metta_host import Sym
-from replyguard.models import EntityType, HallucinationType, Span, ValueType
+from replyguard.models import HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.text.details import phrase_after
@@ -32,7 +31,7 @@ _STATED_TYPES = WHEN_TYPES | {ValueType.money}  # "our spa day costs £80"
 def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     """Events after an `event-opener` in a calendar, and parts of the organisation that speaks
     after a `facility-opener` ("our rooftop pool is open from 8 am"), that the KB lacks."""
-    openers = [("event-opener", "event")] if _calendar(engine) else []
+    openers = [("event-opener", "event")] if engine.index.lists_events else []
     if engine.reader.organisation is not None:
         openers.append(("facility-opener", "facility"))
     lexed = ctx.reply.lexed
@@ -62,21 +61,6 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
                 )
             )
     return out
-
-
-def _calendar(engine: Engine) -> bool:
-    """A KB of events: Event entities with dates or times, or entities of no declared type that
-    each hold a day and a time (the entries a calendar returned)."""
-    index = engine.index
-    if index.lists_events:
-        return True
-    untyped = [e for e in index.entities.values() if e.type == EntityType.Unknown]
-    return bool(untyped) and all(
-        {index.attribute_type(a) for a in e.attributes} >= _DAY_AND_TIME for e in untyped
-    )
-
-
-_DAY_AND_TIME = frozenset({ValueType.date, ValueType.time})
 
 
 def _dated(lexed: LexedText, phrase: Lexeme, ctx: CallContext) -> bool:
