@@ -310,6 +310,13 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
         if name.common_word:
             # "Music or Sports?": one common word is a name only when something is said of it
             evidence = (Sym("CommonWordName"), _said_of(ctx, name), *evidence[2:])
+        elif _place_named(engine, ctx, name):
+            # "tickets for Saturday in Leeds": a real place, invented only in a KB of places
+            evidence = (
+                Sym("PlaceName"),
+                engine.reader.lexer.name_values.names_are_places,
+                *evidence[1:],
+            )
         out.append(
             Candidate(
                 HallucinationType.NonexistentEntity,
@@ -362,6 +369,20 @@ def _said_of(ctx: CallContext, name: Lexeme) -> bool:
     start, _ = ctx.sentence_of(name.start)
     before = ctx.response[start : name.start].lower().split()
     return bool(before) and (before[-1] in _PLACE_WORDS or before[-1] in ("is", "was"))
+
+
+_LOCATIVES = frozenset("in near to from around outside".split())
+
+
+def _place_named(engine: Engine, ctx: CallContext, name: Lexeme) -> bool:
+    """A place from the list of places, where a place is said: after "in", "near", "to" ..."""
+    start, _ = ctx.sentence_of(name.start)
+    before = ctx.response[start : name.start].lower().split()
+    return (
+        bool(before)
+        and before[-1] in _LOCATIVES
+        and engine.reader.lexer.name_values.is_place(name.text)
+    )
 
 
 def _preceded_by_the(ctx: CallContext, name: Lexeme) -> bool:

@@ -25,6 +25,7 @@ from replyguard.text.lexicon import (
 from replyguard.text.name_values import NameValues
 from replyguard.text.places import place_at
 from replyguard.text.temporal import TemporalMention, find_temporal
+from replyguard.text.titles import name_after_class, title_before_maker
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
 from replyguard.text.words import content_stems, stem
 from replyguard.values import fold, is_short_code, value_key
@@ -230,7 +231,76 @@ class Lexer:
             lexeme = self._lexeme_at(tokens, folded, i, end, temporal_starts, out)
             out.append(lexeme)
             i = lexeme.end_tok
-        return self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
+        row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
+        return self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
+
+    def _names_after_classes(
+        self, tokens: list[Token], folded: list[str], row: list[Lexeme]
+    ) -> list[Lexeme]:
+        """A thing's name said after its class ("a Compact Ridgeline car", text/titles.py): a
+        name, the KB's or one it lacks, where the lexemes were words."""
+        classes = self.name_values.classes
+        spans: list[tuple[int, int]] = []
+        end = row[-1].end_tok if row else 0
+        for k, lexeme in enumerate(row):
+            if lexeme.cat != "VAL" or not classes.intersection(lexeme.attributes):
+                continue
+            span = name_after_class(
+                tokens,
+                folded,
+                lexeme.end_tok,
+                end,
+                common=self._emphasis,
+                plain=lambda w: w in FUNCTION_WORDS or w in self.index.attribute_words,
+            )
+            covered = [
+                lx
+                for lx in row[k + 1 :]
+                if span and lx.end_tok > span[0] and lx.start_tok < span[1]
+            ]
+            if span is None or not all(lx.cat in ("W", "NAME") for lx in covered):
+                continue
+            spans.append(
+                (span[0], max([span[1], *(lx.end_tok for lx in covered if lx.cat == "NAME")]))
+            )
+        return _respan(row, spans, lambda i, j: self._title(tokens, i, j), tokens) if spans else row
+
+    def _titles(self, tokens: list[Token], folded: list[str], row: list[Lexeme]) -> list[Lexeme]:
+        """Titles said before their maker ("How about Hold Me Close by Wren Avery?",
+        text/titles.py): a name, the KB's or one it lacks, where the lexemes were words."""
+        makers = self.name_values.makers
+        spans: list[tuple[int, int]] = []
+        for k, lexeme in enumerate(row):
+            if k == 0 or lexeme.cat != "VAL" or not makers.intersection(lexeme.attributes):
+                continue
+            if row[k - 1].cat != "W":
+                continue
+            span = title_before_maker(
+                tokens,
+                folded,
+                row[0].start_tok,
+                lexeme.start_tok - 1,
+                lower_case=not tokens[lexeme.start_tok].text[:1].isupper(),
+                function_word=FUNCTION_WORDS.__contains__,
+                opener=lambda w: bool(
+                    {"imperative-verb", "discourse-opener"} & set(self.words.markers.get(w))
+                ),
+                common=self._emphasis,
+            )
+            covered = [
+                lx for lx in row[:k] if span and lx.end_tok > span[0] and lx.start_tok < span[1]
+            ]
+            if span is None or not all(_title_word(lx) for lx in covered):
+                continue
+            start = min([span[0], *(lx.start_tok for lx in covered if lx.cat == "NAME")])
+            spans.append((start, span[1]))
+        return _respan(row, spans, lambda i, j: self._title(tokens, i, j), tokens) if spans else row
+
+    def _title(self, tokens: list[Token], i: int, j: int) -> Lexeme:
+        """A name by its position is a name, common words and all ("Curious by Wren Avery")."""
+        lexeme = self._name(tokens, i, j)
+        lexeme.common_word = False
+        return lexeme
 
     def _names_as_values(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Unknown names where a value stands ("at Cedar Hall", "by Ana Lindqvist", "a Brass
@@ -498,12 +568,11 @@ class Lexer:
     def _names_subject(self, words: list[str], i: int, n: int, previous: list[Lexeme]) -> bool:
         """Whether the n words at i, a KB value, are as well the name of an entity and stand
         where a subject does ("The Wonderful Wizard of Oz was released in 1900", a book that is
-        also the value of its author's "wrote")."""
+        also the value of its author's "wrote"), or begin a longer name."""
         name = self.index.names.longest(words, i)
-        return (
-            name is not None
-            and name[0] >= n
-            and (not _expects_value(previous) or self._owner(previous))
+        return name is not None and (
+            name[0] > n  # "There is the Harbour Jazz Night": the longer name, not "Harbour"
+            or (name[0] == n and (not _expects_value(previous) or self._owner(previous)))
         )
 
     def _street(self, tokens, folded, i, end) -> int:  # noqa: ANN001
@@ -540,12 +609,18 @@ class Lexer:
         return any(v and self._verb(v) for v in verbs)
 
     def _misspelt_opener(self, tokens: list[Token], folded: list[str], i: int) -> bool:
-        """A sentence's first word, followed by a lower-case word, that is no English word but
-        one letter away from a very common one ("Wher would", "Hsve fun", "Le me know"): the
+        """A sentence's first word, followed by a lower-case word or "I", that is no English word
+        but one letter away from a very common one ("Wher would", "Hsve fun", "Cna I"): the
         word misspelt, not a name ("Inna is playing": "inn" is not that common)."""
         word = folded[i]
-        if i + 1 < len(tokens) and tokens[i + 1].kind == "word" and tokens[i + 1].is_capitalised:
-            return False
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if (
+            after is not None
+            and after.kind == "word"
+            and after.is_capitalised
+            and after.text != "I"
+        ):
+            return False  # "Inna Kovacs is ...", but "Cna I help?"
         if self._emphasis(word) or not word.isalpha():
             return False
         own = self._prior(word)
@@ -556,12 +631,16 @@ class Lexer:
     def _proper_name(self, tokens, folded, i, end, *, at_start: bool) -> Lexeme | None:  # noqa: ANN001
         """Capitalised words the KB does not know. A single capitalised word opening a sentence
         is a name only if it is not an English word ("Noted.", "Sure," are not names)."""
-        if folded[i] in FUNCTION_WORDS and not (
-            folded[i] in _TITLE_ADJECTIVES
-            and i > 0
-            and folded[i - 1] == "the"
-            and i + 1 < end
-            and tokens[i + 1].is_capitalised
+        if (
+            folded[i] in FUNCTION_WORDS
+            and not (
+                folded[i] in _TITLE_ADJECTIVES
+                and i > 0
+                and folded[i - 1] == "the"
+                and i + 1 < end
+                and tokens[i + 1].is_capitalised
+            )
+            and not self._titled_article(tokens, folded, i, end, at_start=at_start)
         ):
             return None  # "The Budget Review": the name starts after the article
         j = i
@@ -606,6 +685,18 @@ class Lexer:
         if j == i or self.index.inside_value(folded[i:j]):
             return None  # "Station Road" of the KB's "Unit 4B, Riverside Retail Park, Station Road"
         return self._name(tokens, i, j)
+
+    def _titled_article(self, tokens, folded, i, end, *, at_start: bool) -> bool:  # noqa: ANN001
+        """A capital "The" inside a sentence before capitalised words the KB does not know
+        begins their name ("How's The Long Night sound?"); not before a KB name or value."""
+        return (
+            not at_start
+            and tokens[i].text == "The"
+            and i + 1 < end
+            and tokens[i + 1].is_capitalised
+            and self.index.names.longest(folded[:end], i + 1) is None
+            and self.index.values.longest(folded[:end], i + 1) is None
+        )
 
     def _kb_name_at(self, words: list[str], j: int) -> bool:
         """Whether a KB name of two words or more starts at j, or after a connector at j."""
@@ -726,6 +817,44 @@ def _expects_value(previous: list[Lexeme]) -> bool:
             continue
         return words[-1] in {"in", "from", "at", "with", "to", "for", "by"}
     return False
+
+
+# What a title's words may have been read as: words, pronouns, "be", "no", a name
+_TITLE_WORDS = frozenset({"W", "PRON", "PRON_POSS", "SELF", "ADDR", "COP", "NEG", "NAME"})
+
+
+def _title_word(lexeme: Lexeme) -> bool:
+    """Words a title may be made of: plain words, pronouns, "be", "no", a name, or a day or a
+    time the KB does not hold ("Thursday", "One Day")."""
+    if lexeme.cat == "VAL":
+        return lexeme.temporal is not None and not lexeme.attributes
+    return lexeme.cat in _TITLE_WORDS
+
+
+def _respan(
+    row: list[Lexeme],
+    spans: list[tuple[int, int]],
+    make: Callable[[int, int], Lexeme],
+    tokens: list[Token],
+) -> list[Lexeme]:
+    """The row with each token span (over words, pronouns and names) made one lexeme by `make`,
+    the words left over on either side kept as words."""
+    out: list[Lexeme] = []
+    for lexeme in row:
+        cuts = [s for s in spans if s[0] < lexeme.end_tok and lexeme.start_tok < s[1]]
+        if not cuts:
+            out.append(lexeme)
+            continue
+        at = lexeme.start_tok
+        for i, j in cuts:
+            if at < i:
+                out.append(_lexeme(tokens, at, i, "W"))
+            if lexeme.start_tok <= i:
+                out.append(make(i, j))
+            at = max(at, j)
+        if at < lexeme.end_tok:
+            out.append(_lexeme(tokens, at, lexeme.end_tok, "W"))
+    return out
 
 
 def _lexeme(tokens: list[Token], i: int, j: int, cat: str, **extra: object) -> Lexeme:

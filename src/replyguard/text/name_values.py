@@ -70,6 +70,29 @@ class NameValues:
         self._words = words
 
     @cached_property
+    def names_are_places(self) -> bool:
+        """Whether the KB's entities are places (the weather of towns): then a place it lacks is
+        one of its kind it does not hold, not only where something is."""
+        names = [phrase_key(e.label) for e in self.index.entities.values()]
+        return bool(names) and sum(_is_place(n) for n in names) * 2 >= len(names)
+
+    @cached_property
+    def makers(self) -> frozenset[str]:
+        """The attributes whose values are people or bands: names of individuals, no places."""
+        return frozenset(
+            a for a, spec in self.attributes.items() if not (spec.places or spec.classes)
+        )
+
+    @cached_property
+    def classes(self) -> frozenset[str]:
+        """The attributes whose values are classes ("car_type": "Compact")."""
+        return frozenset(a for a, spec in self.attributes.items() if spec.classes)
+
+    def is_place(self, text: str) -> bool:
+        """A place name ("Grand Rapids", "San Diego, CA"), by the list of places."""
+        return _is_place(phrase_key(text))
+
+    @cached_property
     def attributes(self) -> dict[str, NameAttribute]:
         values: dict[str, list[str]] = {}
         for entity in self.index.entities.values():
