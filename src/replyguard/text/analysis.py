@@ -20,6 +20,7 @@ from replyguard.text.attachment import (
     YEAR_LIKE,
     AttachedClaim,
     choose_attribute,
+    fits_attribute,
     named_holder,
     named_in,
     one_value_each,
@@ -235,6 +236,8 @@ def unread_values(
             continue
         if lexeme.temporal is not None and lexeme.temporal.kind == "part_of_day":
             continue  # "in the evening" qualifies a time; it states none
+        if _picks_column(lexeme, read):
+            continue
         if any(start < lexeme.end and lexeme.start < end for start, end in skipped):
             continue
         listed = [schema[a].value_type for a in lexeme.attributes if a in schema]
@@ -242,6 +245,19 @@ def unread_values(
         if vtype is not None:
             out.append((lexeme, vtype))
     return out
+
+
+def _picks_column(lexeme: Lexeme, read: ReadText) -> bool:
+    """ "On Fridays we're open until 8pm": a weekday that names the attribute a claim of its
+    sentence was read against (friday_hours) chose that column; it was read, as no value."""
+    if lexeme.temporal is None or lexeme.temporal.kind != "weekday":
+        return False
+    sentence = next((s for s in read.lexed.sentences if s.start <= lexeme.start < s.end), None)
+    return sentence is not None and any(
+        sentence.start <= c.value.start < sentence.end
+        and lexeme.value_key in c.predicate.lower().split("_")
+        for c in read.claims
+    )
 
 
 class Reader:
@@ -312,7 +328,9 @@ class Reader:
         parsed = (
             lexed,
             [
-                extract_drafts(row, self._grammar, self.words.markers.get, self._relation)
+                extract_drafts(
+                    row, self._grammar, self.words.markers.get, self._relation, self._fits
+                )
                 for row in lexed.sentence_lexemes
             ],
         )
@@ -323,6 +341,9 @@ class Reader:
 
     def _relation(self, attributes: tuple[str, ...]) -> bool:
         return any(self.index.attribute_type(a) == ValueType.entity for a in attributes)
+
+    def _fits(self, value: Lexeme, attributes: tuple[str, ...]) -> bool:
+        return any(fits_attribute(value.value_type, a, self.index) for a in attributes)
 
     def referent_for(self, entity_id: str) -> Referent:
         entity = self.index.entities[entity_id]

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from replyguard.models import Cardinality, Entity, ValueType
-from replyguard.text.claims import ClaimDraft
+from replyguard.text.claims import PREPOSITIONS, ClaimDraft
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import WEEKDAYS
@@ -178,6 +178,14 @@ def _names_day_of(value: Lexeme, held: set[str]) -> bool:
     return day is not None and any(day in a.lower().split("_") for a in held)
 
 
+def _holds_weekdays(value: Lexeme, entity: Entity, attribute: str) -> bool:
+    """A weekday said, and the entity's values of the attribute are weekdays ("Thursday")."""
+    if value.temporal is None or value.temporal.kind != "weekday":
+        return False
+    values = entity.values_of(attribute)[0]
+    return bool(values) and all(str(v).strip().lower() in WEEKDAYS for v in values)
+
+
 def named_in(cue: str, attributes: object) -> list[str]:
     """Of these attributes, those whose names hold every part of a cue's attribute name: the
     KB's own column for a lexicon cue it lacks ("address" -> "venue_address")."""
@@ -187,8 +195,10 @@ def named_in(cue: str, attributes: object) -> list[str]:
 
 def affinity(attribute: str, words: frozenset[str]) -> int:
     """How many parts of an attribute's name the sentence says ("tuesday_high" in "on tuesday
-    the high is ..."): it tells apart attributes that share a value type."""
-    return sum(1 for part in attribute.lower().split("_") if part and stem(part) in words)
+    the high is ..."): it tells apart attributes that share a value type. A preposition of the
+    name counts only beside a word of it the sentence says too: "on" names no "closed_on"."""
+    said = [part for part in attribute.lower().split("_") if part and stem(part) in words]
+    return len(said) if any(part not in PREPOSITIONS for part in said) else 0
 
 
 def choose_attribute(
@@ -293,6 +303,8 @@ def choose_attribute(
         ]
         # "£160" fits a number column only when no money column does: "sleeps" is no price
         typed = [a for a in typed if index.attribute_type(a) == vtype] or typed
+        # "runs on Tuesday": a weekday is the value of a column of weekdays before a full date's
+        typed = [a for a in typed if _holds_weekdays(value, entity, a)] or typed
         bound = _bound_said(typed, _said_end(draft, index), index)
         if bound is not None:  # "a slot that begins at 4:45 pm and ends at 10 pm"
             return bound, "Type"

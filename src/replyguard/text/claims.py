@@ -104,6 +104,12 @@ _EXISTENTIAL_OPENERS = frozenset({"there", "here"})
 _CARRY_WORDS = frozenset("in at on for to the a an and or also".split())
 
 
+def _before_modifier(words: list[str], last: bool) -> list[str]:
+    """The words before a value, less an article just before it: in "costs £45 for a 90-minute
+    session" the value is the modifier of the subject's own noun, said of it directly."""
+    return words[:-1] if last and words and words[-1] in ("a", "an") else words
+
+
 def _preposition(text: str) -> str | None:
     """The preposition ending some words, before an optional determiner ("from the")."""
     words = text.lower().split()
@@ -172,14 +178,20 @@ class ClaimTransformer(Transformer):
     """One method per grammar rule; terminals are mapped back to their lexemes."""
 
     def __init__(
-        self, lexemes: list[Lexeme], kinds: Callable[[str], tuple] = lambda word: ()
+        self,
+        lexemes: list[Lexeme],
+        kinds: Callable[[str], tuple] = lambda word: (),
+        fits: Callable[[Lexeme, tuple[str, ...]], bool] = lambda value, attributes: True,
     ) -> None:
         """`kinds` gives a word's word-list kinds (metta/lexicon.metta): after "the" a
         `report-noun` ("forecast", "route") states a fact of the entity in focus; a value after
-        a `non-assertive` word ("avoid heavy traffic") is not claimed."""
+        a `non-assertive` word ("avoid heavy traffic") is not claimed. `fits` says whether a
+        value may be one of some attributes' (a cue that denies its attribute denies only the
+        values that attribute takes)."""
         super().__init__()
         self._lexemes = lexemes
         self._kinds = kinds
+        self._fits = fits
 
     def _lx(self, token: Token) -> Lexeme:
         return self._lexemes[token.start_pos]
@@ -242,8 +254,14 @@ class ClaimTransformer(Transformer):
         return ValuePhrase(
             value,
             tuple(dict.fromkeys(cues)),
-            # "not open", "closed" (a cue that denies), "not closed"
-            negated=sum(w.cat == "NEG" or (w.cat == "CUE" and w.negates) for w in words) % 2 == 1,
+            # "not open", "closed" (a cue that denies), "not closed"; "open until 8pm" denies
+            # no closing day: the time is not a value of the attribute the cue denies
+            negated=sum(
+                w.cat == "NEG" or (w.cat == "CUE" and w.negates and self._fits(value, w.attributes))
+                for w in words
+            )
+            % 2
+            == 1,
             copula=any(w.cat == "COP" for w in words),
             lead=words,
             leading_cues=leading,
@@ -361,7 +379,7 @@ class ClaimTransformer(Transformer):
                         word in _DETERMINERS
                         for w in item.lead
                         if w.cat == "W"
-                        for word in w.text.lower().split()
+                        for word in _before_modifier(w.text.lower().split(), w is item.lead[-1])
                     )
                     current.append(
                         ClaimDraft(
@@ -447,9 +465,10 @@ def extract_drafts(
     parser: Lark | None = None,
     kinds: Callable[[str], tuple] = lambda word: (),
     relation: Callable[[tuple[str, ...]], bool] = lambda attributes: False,
+    fits: Callable[[Lexeme, tuple[str, ...]], bool] = lambda value, attributes: True,
 ) -> list[ClaimDraft]:
     """The claim drafts of one sentence; `relation` says whether a cue names an attribute whose
-    values are KB entities."""
+    values are KB entities, `fits` whether a value may be one of some attributes'."""
     lexemes = _relation_values(sentence_lexemes, relation)
     pairs = zip(lexemes, lexemes[1:], strict=False)
     if not any(lx.cat == "VAL" for lx in lexemes) and not any(
@@ -466,7 +485,7 @@ def extract_drafts(
             if not _demote(lexemes, getattr(exc, "token", None)):
                 return []
             continue
-        return ClaimTransformer(lexemes, kinds).transform(tree)
+        return ClaimTransformer(lexemes, kinds, fits).transform(tree)
 
 
 def _demote(lexemes: list[Lexeme], token: Token | None) -> bool:
