@@ -776,6 +776,10 @@ class Reader:
                 draft, sentence
             )
         referent = chosen.get(id(subject.lexeme))
+        if referent is None and subject.kind == "entity" and subject.lexeme.cat == "VAL":
+            # "taught by Ana Ruiz, our head baker": a KB name said as a value, then described
+            hit = next(iter(self.index.names.get(subject.lexeme.text)), None)
+            referent = None if hit is None else self.referent_for(hit.entity_id)
         if subject.kind == "entity" and len(subject.lexeme.entity_ids) > 1:
             # a name several entities share: the values said with it tell which, before focus
             by_values = self._by_values(draft, resolver, sentence, subject.lexeme.entity_ids)

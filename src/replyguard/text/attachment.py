@@ -144,14 +144,21 @@ def _said_end(draft: ClaimDraft, index: KBIndex) -> str | None:
     return "low" if low and not high else "high" if high and not low else None
 
 
-def _bound_said(attributes: list[str], end: str | None, index: KBIndex) -> str | None:
+def _bound_said(
+    attributes: list[str], end: str | None, index: KBIndex, words: frozenset[str]
+) -> str | None:
     """The one attribute whose name says the end of a range the words before a value say
-    ("begins at 4:45 pm" -> "slot_start", whatever else the sentence names): None when the
-    words say no end or no single attribute names it (`range-bounds` in metta/lexicon.metta)."""
+    ("begins at 4:45 pm" -> "slot_start", whatever else the sentence names), of several the
+    one the sentence names most ("on Thursdays ... until 8pm" -> "thursday_close"): None when
+    the words say no end or no single attribute names it (`range-bounds` in
+    metta/lexicon.metta)."""
     if end is None:
         return None
     ends = {stem(low if end == "low" else high) for low, high in index.range_bounds}
     named = [a for a in attributes if any(stem(p) in ends for p in a.lower().split("_"))]
+    if len(named) > 1:
+        most = max(affinity(a, words) for a in named)
+        named = [a for a in named if affinity(a, words) == most]
     return named[0] if len(named) == 1 else None
 
 
@@ -259,9 +266,11 @@ def choose_attribute(
         if len(own) != 1:  # "the address is ..." of an entity whose column is "venue_address"
             own = list(dict.fromkeys(b for a in cued for b in named_in(a, held) if fits(b)))
         cued = own if len(own) == 1 else cued
-    if draft.range_end is not None:
-        # "open from 8:00 until 16:00": each end of a range of times against its own bound
-        cued = list(dict.fromkeys(_range_bound(a, draft.range_end, index) for a in cued))
+    end = draft.range_end or _said_end(draft, index)
+    if end is not None:
+        # "open from 8:00 until 16:00": each end of a range of times against its own bound;
+        # "open late, until 8pm": the end its own words name
+        cued = list(dict.fromkeys(_range_bound(a, end, index) for a in cued))
     if (
         entity is not None
         and cued
@@ -305,7 +314,7 @@ def choose_attribute(
         typed = [a for a in typed if index.attribute_type(a) == vtype] or typed
         # "runs on Tuesday": a weekday is the value of a column of weekdays before a full date's
         typed = [a for a in typed if _holds_weekdays(value, entity, a)] or typed
-        bound = _bound_said(typed, _said_end(draft, index), index)
+        bound = _bound_said(typed, _said_end(draft, index), index, words)
         if bound is not None:  # "a slot that begins at 4:45 pm and ends at 10 pm"
             return bound, "Type"
         ranked = sorted(typed, key=lambda a: -affinity(a, words))

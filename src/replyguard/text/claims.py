@@ -311,17 +311,22 @@ class ClaimTransformer(Transformer):
             starts_with_subject = any(
                 isinstance(i, Subject) and not i.oblique for i in clause.items[:1]
             )
-            if _apposition(clause, separator, named_last):
+            opener = _possessive_apposition(clause, separator, named_last)
+            if opener is not None or _apposition(clause, separator, named_last):
                 subject = named_last  # "Try Olive Tree, a cheap greek place in the centre"
             elif clause.opener is not None and not starts_with_subject:
                 subject = None  # "... that the team might reorganise next year"
                 foreign = clause.opener == "noun-phrase"
             last = clause.items[-1] if clause.items else None
             named_last = last if isinstance(last, Subject) and last.kind in _NAMED else None
+            if isinstance(last, ValuePhrase) and last.value.value_type == ValueType.entity:
+                named_last = Subject("entity", last.value)  # "taught by Ana Ruiz, our ..."
             topic = next((i for i in clause.items if isinstance(i, Subject) and i.topical), None)
             description: ValuePhrase | None = None  # "the nearest rest stop": names the kind
             carried: tuple[str, ...] = ()  # a verb cue said before a place: "departs Aberdeen"
             for item in clause.items:
+                if item is opener:
+                    continue  # "our" of "Ana Ruiz, our head baker": Ana is what it describes
                 if isinstance(item, Subject):
                     if item.oblique:
                         if item.cue_before and subject is not None and (named or item.verb_opens):
@@ -419,6 +424,26 @@ def _apposition(clause: Clause, separator: Token | None, named: Subject | None) 
         and clause.opener == "noun-phrase"
         and clause.first_word in _APPOSITION_ARTICLES
     )
+
+
+def _possessive_apposition(
+    clause: Clause, separator: Token | None, named: Subject | None
+) -> Subject | None:
+    """ "Ana Ruiz, our head baker": a noun phrase opened by our/my, set off by a comma right
+    after a name, describes that name; the our/my that opens it, or None."""
+    first = clause.items[0] if clause.items else None
+    if (
+        named is None
+        or separator is None
+        or separator.value.strip() != ","
+        or not isinstance(first, Subject)
+        or first.kind != "self"
+        or first.lexeme.text.lower() not in _DETERMINERS
+        or len(clause.items) < 2
+        or not isinstance(clause.items[1], ValuePhrase)
+    ):
+        return None
+    return first
 
 
 _RANGE_JOINS = frozenset({"-", "–", "to", "until", "till", "through"})
