@@ -58,3 +58,21 @@ def test_our_after_a_comma_with_no_name_before_is_still_us(dance: Engine):
 )
 def test_until_names_the_closing_bound_of_the_day_said(dance: Engine, text, expected):
     assert [c[1:] for c in read(dance, text)] == [expected]
+
+
+def test_a_value_right_before_a_name_modifies_it():
+    # "the £12 beginners ballet": the price is the class's, though "the" opens the clause
+    priced = Engine(
+        kb_from_csv("name,type,teacher,fee\nBeginners Ballet,Event,Ana Ruiz,£12", origin="d.csv")
+    )
+    assert read(priced, "The £12 beginners ballet class runs on Mondays.")[0] == (
+        "Beginners Ballet",
+        "fee",
+        "£12",
+        "Verified",
+    )
+    assert read(priced, "The £15 beginners ballet is great fun.")[0][1:] == (
+        "fee",
+        "£15",
+        "Contradicted",
+    )

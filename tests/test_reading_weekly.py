@@ -95,3 +95,15 @@ def test_a_wrong_number_of_months_is_corrected_whole(studio: Engine):
     )
     assert result.corrected is not None
     assert result.corrected.corrected == "Studio Membership is valid for 3 months."
+
+
+def test_open_from_one_day_to_another_denies_both_are_closed_days(studio: Engine):
+    assert [c[1:] for c in read(studio, "We're open Tuesday to Saturday.")] == [
+        ("closed_on", "Tuesday", "Verified"),
+        ("closed_on", "Saturday", "Verified"),
+    ]
+    assert [c[1:] for c in read(studio, "We're open Tuesday to Sunday.")][1] == (
+        "closed_on",
+        "Sunday",
+        "Contradicted",
+    )

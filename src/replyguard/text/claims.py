@@ -298,6 +298,7 @@ class ClaimTransformer(Transformer):
         drafts: list[ClaimDraft] = []
         subject: Subject | None = None
         last_cues: tuple[str, ...] = ()
+        last_negated = False  # whether the value the last cues were said with was denied
         previous_clause: list[ClaimDraft] = []
         separator: Token | None = None
         named_last: Subject | None = None  # a name that ended the previous clause
@@ -341,7 +342,17 @@ class ClaimTransformer(Transformer):
                     if item.after_cue and named and subject is not None and not item.focus:
                         carried = item.cue_before
                         continue  # "SA102 departs Aberdeen at 9:45": the flight departs
-                    if foreign and item.predicative and item.kind == "entity":
+                    modifier = (
+                        foreign
+                        and item.kind == "entity"
+                        and bool(current)
+                        and 0 <= item.lexeme.start - current[-1].value.end <= 1
+                    )
+                    if modifier:
+                        # "the free harbour tour": a value right before a name modifies it
+                        current[-1].subject, current[-1].foreign = item, False
+                        current[-1].direct = True
+                    elif foreign and item.predicative and item.kind == "entity":
                         # "the closest coffee place is Sigona": the description is Sigona's
                         for draft in current:
                             draft.subject, draft.foreign = item, False
@@ -367,6 +378,7 @@ class ClaimTransformer(Transformer):
                     )
                 elif item.asserted:
                     cues, carried = item.cues or carried, ()
+                    negated = item.negated
                     if cues:
                         basis = "Cue"
                     elif subject is not None and subject.focus:
@@ -374,9 +386,12 @@ class ClaimTransformer(Transformer):
                     elif last_cues and all(
                         word in _CARRY_WORDS for w in item.lead for word in w.text.lower().split()
                     ):
-                        cues, basis = last_cues, "Cue"  # "in Marketing and Sales"
+                        # "in Marketing and Sales"; "open Monday to Saturday": the denial too
+                        cues, basis = last_cues, "Cue"
+                        negated = negated or last_negated
                     else:
                         basis = "Bare"
+                    last_negated = negated
                     # a cue before the value carries on ("in Marketing and Sales"); one after
                     # it does not ("indian food in the north")
                     last_cues = item.leading_cues if item.cues else cues
@@ -391,7 +406,7 @@ class ClaimTransformer(Transformer):
                             subject if subject is not None or foreign else topic,
                             item.value,
                             cues,
-                            item.negated,
+                            negated,
                             basis,
                             copula=item.copula,
                             direct=direct,
