@@ -28,13 +28,14 @@ Monday|Sunday,,,,,,
 Wheel Throwing,Event,,,,,Wednesday,2026-12-09,18:30,2 hours,£40,
 Studio Membership,Object,,,,,,,,,£90,3 months"""
 
-# A dance school: hours on two weekdays, two staff with roles, a class with its teacher.
+# A dance school: hours on two weekdays, two staff with roles, a class with its teacher and
+# the date its term starts.
 DANCE = """name,type,address,thursday_open,thursday_close,saturday_open,saturday_close,role,\
-teacher,fee
-Fernhill Dance Studio,Organization,"9 Mill Wynd, Ostby",09:00,21:00,10:00,14:00,,,
-Ana Ruiz,Person,,,,,,Ballet Teacher,,
-Joe Park,Person,,,,,,Studio Manager,,
-Beginners Ballet,Event,,,,,,,Ana Ruiz,£12"""
+teacher,fee,term_starts
+Fernhill Dance Studio,Organization,"9 Mill Wynd, Ostby",09:00,21:00,10:00,14:00,,,,
+Ana Ruiz,Person,,,,,,Ballet Teacher,,,
+Joe Park,Person,,,,,,Studio Manager,,,
+Beginners Ballet,Event,,,,,,,Ana Ruiz,£12,2027-01-11"""
 
 # A leisure pool: three swims priced by who swims, one session, a lifeguard.
 POOL = """name,type,price,length,role
@@ -220,3 +221,14 @@ def test_a_word_of_a_kb_value_names_nothing():
         ("Rhona Dale", "role", "session leader", "Verified")
     ]
     assert said(staffed, "The session lasts 45 minutes.") == []
+
+
+def test_a_day_said_open_where_the_kb_has_that_days_hours_is_read():
+    # "open" names thursday_open and saturday_open: the days that pick them are read
+    def unread(reply: str) -> list[str]:
+        result = kb(DANCE).postprocess(reply, "", [], reference_time=REFERENCE)
+        return [u.text for u in result.unread_values]
+
+    assert unread("We're open on Thursday and Saturday.") == []
+    # the studio has no Sunday hours: a Sunday said open is checked by nothing
+    assert unread("We're open on Thursday and Sunday.") == ["Sunday"]

@@ -249,15 +249,22 @@ def unread_values(
 
 def _picks_column(lexeme: Lexeme, read: ReadText) -> bool:
     """ "On Fridays we're open until 8pm": a weekday that names the attribute a claim of its
-    sentence was read against (friday_hours) chose that column; it was read, as no value."""
+    sentence was read against (friday_hours) chose that column; "we're open Tuesday to
+    Sunday": a weekday that names a column a cue of its sentence names (tuesday_open), which
+    the KB has for that day. Either was read, as no value."""
     if lexeme.temporal is None or lexeme.temporal.kind != "weekday":
         return False
     sentence = next((s for s in read.lexed.sentences if s.start <= lexeme.start < s.end), None)
-    return sentence is not None and any(
-        sentence.start <= c.value.start < sentence.end
-        and lexeme.value_key in c.predicate.lower().split("_")
-        for c in read.claims
-    )
+    if sentence is None:
+        return False
+    named = [c.predicate for c in read.claims if sentence.start <= c.value.start < sentence.end]
+    named += [
+        a
+        for cue in read.lexed.lexemes
+        if cue.cat == "CUE" and sentence.start <= cue.start < sentence.end
+        for a in cue.attributes
+    ]
+    return any(lexeme.value_key in a.lower().split("_") for a in named)
 
 
 class Reader:
