@@ -232,3 +232,29 @@ def test_a_day_said_open_where_the_kb_has_that_days_hours_is_read():
     assert unread("We're open on Thursday and Saturday.") == []
     # the studio has no Sunday hours: a Sunday said open is checked by nothing
     assert unread("We're open on Thursday and Sunday.") == ["Sunday"]
+
+
+# A market hall with hours per weekday, and a stall inside it with hours of its own.
+HALL = """name,type,friday_open,friday_close,opening_hours,ages
+Corn Exchange,Organization,08:00,18:00,,
+Noodle Stall,Organization,,,11:00 am - 3:30 pm,
+Junior Cookery Club,Event,,,,8-12"""
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        (
+            "The Noodle Stall is open from 11 until 3.30.",
+            [("opening_hours_start", "11", "Verified"), ("opening_hours_end", "3.30", "Verified")],
+        ),
+        (
+            "The Noodle Stall is open from 11 until 4.",
+            [("opening_hours_start", "11", "Verified"), ("opening_hours_end", "4", "Contradicted")],
+        ),
+    ],
+)
+def test_a_cue_for_other_entities_columns_finds_the_entitys_own(reply, expected):
+    # "open" names the hall's friday_open; the stall has only opening_hours, and a range of
+    # bare numbers is no "8-12" age range
+    assert said(HALL, reply) == expected

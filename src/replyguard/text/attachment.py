@@ -266,6 +266,16 @@ def choose_attribute(
         if len(own) != 1:  # "the address is ..." of an entity whose column is "venue_address"
             own = list(dict.fromkeys(b for a in cued for b in named_in(a, held) if fits(b)))
         cued = own if len(own) == 1 else cued
+    if entity is not None and cued and not any(a in held for a in cued):
+        # "the café is open from 10 until 4.30": the cue names other entities' columns
+        # (tuesday_open); the entity's own column sharing the cue's word is meant (opening_hours)
+        said = {stem(p) for a in cued for p in a.lower().split("_") if p not in WEEKDAYS}
+        own = [
+            a
+            for a in held
+            if a in index.schema and fits(a) and said & {stem(p) for p in a.lower().split("_")}
+        ]
+        cued = own or cued
     end = draft.range_end or _said_end(draft, index)
     if end is not None:
         # "open from 8:00 until 16:00": each end of a range of times against its own bound;

@@ -539,7 +539,9 @@ class KBIndex:
                     if 0 < len(key) <= MAX_VALUE_TOKENS:
                         self.values.add(key, attribute)
                     masked = mask_numbers(key)
-                    if 1 < len(key) <= MAX_VALUE_TOKENS and masked != key:
+                    # a shape of numbers alone ("5-16": "# - #") fits every range said
+                    worded = any(w not in ("#", "-") for w in masked)
+                    if 1 < len(key) <= MAX_VALUE_TOKENS and masked != key and worded:
                         self.numbered_values.add(masked, attribute)
 
     def _index_name_words(self, words: WordLists) -> None:
