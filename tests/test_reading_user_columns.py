@@ -258,3 +258,11 @@ def test_a_cue_for_other_entities_columns_finds_the_entitys_own(reply, expected)
     # "open" names the hall's friday_open; the stall has only opening_hours, and a range of
     # bare numbers is no "8-12" age range
     assert said(HALL, reply) == expected
+
+
+def test_a_last_word_the_name_also_opens_with_is_no_short_name():
+    # "the Rovers" would open "the Rovers Vs Rovers match" and leave "Vs Rovers" a new name
+    fixtures = kb("name,type,kick_off\nRovers Vs Rovers,Event,19:45")
+    assert read(fixtures, "Is that the Rovers Vs Rovers match at 7:45pm?") == [
+        ("Rovers Vs Rovers", "kick_off", "7:45pm", "Verified")
+    ]

@@ -566,7 +566,9 @@ class KBIndex:
                 if e.type != EntityType.Person
             ]
             if len(entities) == 1 and len(ids) == 1:
-                if head.isalpha() and free(head, entities[0].id):
+                others = [fold(w) for w in entities[0].name.split()[:-1]]
+                # not a head the name also starts with: "the United" opens "the United Vs United"
+                if head.isalpha() and head not in others and free(head, entities[0].id):
                     for owner in ("the", *_OWNERS):
                         self.names.add((owner, head), NameHit(entities[0].id, implicit=False))
                 continue
