@@ -266,3 +266,13 @@ def test_a_last_word_the_name_also_opens_with_is_no_short_name():
     assert read(fixtures, "Is that the Rovers Vs Rovers match at 7:45pm?") == [
         ("Rovers Vs Rovers", "kick_off", "7:45pm", "Verified")
     ]
+
+
+def test_numbers_a_kb_value_joins_by_spaces_keep_their_shape():
+    # only a range of numbers ("8-12") is a shape every range fits; a phone's stays one value
+    phoned = (
+        "name,type,phone,ages\nNoodle Stall,Organization,07700 900461,\nJunior Club,Event,,8-12"
+    )
+    assert said(phoned, "You can call the Noodle Stall on 07700 900416.") == [
+        ("phone", "07700 900416", "Contradicted")
+    ]

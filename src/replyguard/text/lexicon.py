@@ -539,9 +539,9 @@ class KBIndex:
                     if 0 < len(key) <= MAX_VALUE_TOKENS:
                         self.values.add(key, attribute)
                     masked = mask_numbers(key)
-                    # a shape of numbers alone ("5-16": "# - #") fits every range said
-                    worded = any(w not in ("#", "-") for w in masked)
-                    if 1 < len(key) <= MAX_VALUE_TOKENS and masked != key and worded:
+                    # a range of numbers alone ("5-16": "# - #") fits every range said
+                    ranged = "-" in masked and set(masked) <= {"#", "-"}
+                    if 1 < len(key) <= MAX_VALUE_TOKENS and masked != key and not ranged:
                         self.numbered_values.add(masked, attribute)
 
     def _index_name_words(self, words: WordLists) -> None:
