@@ -20,6 +20,7 @@ from replyguard.text.attachment import (
     YEAR_LIKE,
     AttachedClaim,
     choose_attribute,
+    fits_attribute,
     named_holder,
     named_in,
     one_value_each,
@@ -278,6 +279,8 @@ def unread_values(
             continue
         if lexeme.temporal is not None and lexeme.temporal.kind == "part_of_day":
             continue  # "in the evening" qualifies a time; it states none
+        if _picks_column(lexeme, read):
+            continue
         if any(start < lexeme.end and lexeme.start < end for start, end in skipped):
             continue
         listed = [schema[a].value_type for a in lexeme.attributes if a in schema]
@@ -285,6 +288,26 @@ def unread_values(
         if vtype is not None:
             out.append((lexeme, vtype))
     return out
+
+
+def _picks_column(lexeme: Lexeme, read: ReadText) -> bool:
+    """ "On Fridays we're open until 8pm": a weekday that names the attribute a claim of its
+    sentence was read against (friday_hours) chose that column; "we're open Tuesday to
+    Sunday": a weekday that names a column a cue of its sentence names (tuesday_open), which
+    the KB has for that day. Either was read, as no value."""
+    if lexeme.temporal is None or lexeme.temporal.kind != "weekday":
+        return False
+    sentence = next((s for s in read.lexed.sentences if s.start <= lexeme.start < s.end), None)
+    if sentence is None:
+        return False
+    named = [c.predicate for c in read.claims if sentence.start <= c.value.start < sentence.end]
+    named += [
+        a
+        for cue in read.lexed.lexemes
+        if cue.cat == "CUE" and sentence.start <= cue.start < sentence.end
+        for a in cue.attributes
+    ]
+    return any(lexeme.value_key in a.lower().split("_") for a in named)
 
 
 class Reader:
@@ -355,7 +378,9 @@ class Reader:
         parsed = (
             lexed,
             [
-                extract_drafts(row, self._grammar, self.words.markers.get, self._relation)
+                extract_drafts(
+                    row, self._grammar, self.words.markers.get, self._relation, self._fits
+                )
                 for row in lexed.sentence_lexemes
             ],
         )
@@ -366,6 +391,9 @@ class Reader:
 
     def _relation(self, attributes: tuple[str, ...]) -> bool:
         return any(self.index.attribute_type(a) == ValueType.entity for a in attributes)
+
+    def _fits(self, value: Lexeme, attributes: tuple[str, ...]) -> bool:
+        return any(fits_attribute(value.value_type, a, self.index) for a in attributes)
 
     def referent_for(self, entity_id: str) -> Referent:
         entity = self.index.entities[entity_id]
@@ -808,6 +836,10 @@ class Reader:
                 draft, sentence
             )
         referent = chosen.get(id(subject.lexeme))
+        if referent is None and subject.kind == "entity" and subject.lexeme.cat == "VAL":
+            # "taught by Ana Ruiz, our head baker": a KB name said as a value, then described
+            hit = next(iter(self.index.names.get(subject.lexeme.text)), None)
+            referent = None if hit is None else self.referent_for(hit.entity_id)
         if subject.kind == "entity" and len(subject.lexeme.entity_ids) > 1:
             # a name several entities share: the values said with it tell which, before focus
             by_values = self._by_values(draft, resolver, sentence, subject.lexeme.entity_ids)

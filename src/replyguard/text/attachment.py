@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from replyguard.models import Cardinality, Entity, ValueType
-from replyguard.text.claims import ClaimDraft
+from replyguard.text.claims import PREPOSITIONS, ClaimDraft
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import WEEKDAYS
@@ -144,14 +144,21 @@ def _said_end(draft: ClaimDraft, index: KBIndex) -> str | None:
     return "low" if low and not high else "high" if high and not low else None
 
 
-def _bound_said(attributes: list[str], end: str | None, index: KBIndex) -> str | None:
+def _bound_said(
+    attributes: list[str], end: str | None, index: KBIndex, words: frozenset[str]
+) -> str | None:
     """The one attribute whose name says the end of a range the words before a value say
-    ("begins at 4:45 pm" -> "slot_start", whatever else the sentence names): None when the
-    words say no end or no single attribute names it (`range-bounds` in metta/lexicon.metta)."""
+    ("begins at 4:45 pm" -> "slot_start", whatever else the sentence names), of several the
+    one the sentence names most ("on Thursdays ... until 8pm" -> "thursday_close"): None when
+    the words say no end or no single attribute names it (`range-bounds` in
+    metta/lexicon.metta)."""
     if end is None:
         return None
     ends = {stem(low if end == "low" else high) for low, high in index.range_bounds}
     named = [a for a in attributes if any(stem(p) in ends for p in a.lower().split("_"))]
+    if len(named) > 1:
+        most = max(affinity(a, words) for a in named)
+        named = [a for a in named if affinity(a, words) == most]
     return named[0] if len(named) == 1 else None
 
 
@@ -178,6 +185,14 @@ def _names_day_of(value: Lexeme, held: set[str]) -> bool:
     return day is not None and any(day in a.lower().split("_") for a in held)
 
 
+def _holds_weekdays(value: Lexeme, entity: Entity, attribute: str) -> bool:
+    """A weekday said, and the entity's values of the attribute are weekdays ("Thursday")."""
+    if value.temporal is None or value.temporal.kind != "weekday":
+        return False
+    values = entity.values_of(attribute)[0]
+    return bool(values) and all(str(v).strip().lower() in WEEKDAYS for v in values)
+
+
 def named_in(cue: str, attributes: object) -> list[str]:
     """Of these attributes, those whose names hold every part of a cue's attribute name: the
     KB's own column for a lexicon cue it lacks ("address" -> "venue_address")."""
@@ -187,8 +202,10 @@ def named_in(cue: str, attributes: object) -> list[str]:
 
 def affinity(attribute: str, words: frozenset[str]) -> int:
     """How many parts of an attribute's name the sentence says ("tuesday_high" in "on tuesday
-    the high is ..."): it tells apart attributes that share a value type."""
-    return sum(1 for part in attribute.lower().split("_") if part and stem(part) in words)
+    the high is ..."): it tells apart attributes that share a value type. A preposition of the
+    name counts only beside a word of it the sentence says too: "on" names no "closed_on"."""
+    said = [part for part in attribute.lower().split("_") if part and stem(part) in words]
+    return len(said) if any(part not in PREPOSITIONS for part in said) else 0
 
 
 def choose_attribute(
@@ -249,9 +266,21 @@ def choose_attribute(
         if len(own) != 1:  # "the address is ..." of an entity whose column is "venue_address"
             own = list(dict.fromkeys(b for a in cued for b in named_in(a, held) if fits(b)))
         cued = own if len(own) == 1 else cued
-    if draft.range_end is not None:
-        # "open from 8:00 until 16:00": each end of a range of times against its own bound
-        cued = list(dict.fromkeys(_range_bound(a, draft.range_end, index) for a in cued))
+    if entity is not None and cued and not any(a in held for a in cued):
+        # "the café is open from 10 until 4.30": the cue names other entities' columns
+        # (tuesday_open); the entity's own column sharing the cue's word is meant (opening_hours)
+        said = {stem(p) for a in cued for p in a.lower().split("_") if p not in WEEKDAYS}
+        own = [
+            a
+            for a in held
+            if a in index.schema and fits(a) and said & {stem(p) for p in a.lower().split("_")}
+        ]
+        cued = own or cued
+    end = draft.range_end or _said_end(draft, index)
+    if end is not None:
+        # "open from 8:00 until 16:00": each end of a range of times against its own bound;
+        # "open late, until 8pm": the end its own words name
+        cued = list(dict.fromkeys(_range_bound(a, end, index) for a in cued))
     if (
         entity is not None
         and cued
@@ -293,7 +322,9 @@ def choose_attribute(
         ]
         # "£160" fits a number column only when no money column does: "sleeps" is no price
         typed = [a for a in typed if index.attribute_type(a) == vtype] or typed
-        bound = _bound_said(typed, _said_end(draft, index), index)
+        # "runs on Tuesday": a weekday is the value of a column of weekdays before a full date's
+        typed = [a for a in typed if _holds_weekdays(value, entity, a)] or typed
+        bound = _bound_said(typed, _said_end(draft, index), index, words)
         if bound is not None:  # "a slot that begins at 4:45 pm and ends at 10 pm"
             return bound, "Type"
         ranked = sorted(typed, key=lambda a: -affinity(a, words))

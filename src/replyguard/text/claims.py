@@ -104,6 +104,12 @@ _EXISTENTIAL_OPENERS = frozenset({"there", "here"})
 _CARRY_WORDS = frozenset("in at on for to the a an and or also".split())
 
 
+def _before_modifier(words: list[str], last: bool) -> list[str]:
+    """The words before a value, less an article just before it: in "costs £45 for a 90-minute
+    session" the value is the modifier of the subject's own noun, said of it directly."""
+    return words[:-1] if last and words and words[-1] in ("a", "an") else words
+
+
 def _preposition(text: str) -> str | None:
     """The preposition ending some words, before an optional determiner ("from the")."""
     words = text.lower().split()
@@ -172,14 +178,20 @@ class ClaimTransformer(Transformer):
     """One method per grammar rule; terminals are mapped back to their lexemes."""
 
     def __init__(
-        self, lexemes: list[Lexeme], kinds: Callable[[str], tuple] = lambda word: ()
+        self,
+        lexemes: list[Lexeme],
+        kinds: Callable[[str], tuple] = lambda word: (),
+        fits: Callable[[Lexeme, tuple[str, ...]], bool] = lambda value, attributes: True,
     ) -> None:
         """`kinds` gives a word's word-list kinds (metta/lexicon.metta): after "the" a
         `report-noun` ("forecast", "route") states a fact of the entity in focus; a value after
-        a `non-assertive` word ("avoid heavy traffic") is not claimed."""
+        a `non-assertive` word ("avoid heavy traffic") is not claimed. `fits` says whether a
+        value may be one of some attributes' (a cue that denies its attribute denies only the
+        values that attribute takes)."""
         super().__init__()
         self._lexemes = lexemes
         self._kinds = kinds
+        self._fits = fits
 
     def _lx(self, token: Token) -> Lexeme:
         return self._lexemes[token.start_pos]
@@ -242,8 +254,14 @@ class ClaimTransformer(Transformer):
         return ValuePhrase(
             value,
             tuple(dict.fromkeys(cues)),
-            # "not open", "closed" (a cue that denies), "not closed"
-            negated=sum(w.cat == "NEG" or (w.cat == "CUE" and w.negates) for w in words) % 2 == 1,
+            # "not open", "closed" (a cue that denies), "not closed"; "open until 8pm" denies
+            # no closing day: the time is not a value of the attribute the cue denies
+            negated=sum(
+                w.cat == "NEG" or (w.cat == "CUE" and w.negates and self._fits(value, w.attributes))
+                for w in words
+            )
+            % 2
+            == 1,
             copula=any(w.cat == "COP" for w in words),
             lead=words,
             leading_cues=leading,
@@ -280,6 +298,7 @@ class ClaimTransformer(Transformer):
         drafts: list[ClaimDraft] = []
         subject: Subject | None = None
         last_cues: tuple[str, ...] = ()
+        last_negated = False  # whether the value the last cues were said with was denied
         previous_clause: list[ClaimDraft] = []
         separator: Token | None = None
         named_last: Subject | None = None  # a name that ended the previous clause
@@ -293,17 +312,22 @@ class ClaimTransformer(Transformer):
             starts_with_subject = any(
                 isinstance(i, Subject) and not i.oblique for i in clause.items[:1]
             )
-            if _apposition(clause, separator, named_last):
+            opener = _possessive_apposition(clause, separator, named_last)
+            if opener is not None or _apposition(clause, separator, named_last):
                 subject = named_last  # "Try Olive Tree, a cheap greek place in the centre"
             elif clause.opener is not None and not starts_with_subject:
                 subject = None  # "... that the team might reorganise next year"
                 foreign = clause.opener == "noun-phrase"
             last = clause.items[-1] if clause.items else None
             named_last = last if isinstance(last, Subject) and last.kind in _NAMED else None
+            if isinstance(last, ValuePhrase) and last.value.value_type == ValueType.entity:
+                named_last = Subject("entity", last.value)  # "taught by Ana Ruiz, our ..."
             topic = next((i for i in clause.items if isinstance(i, Subject) and i.topical), None)
             description: ValuePhrase | None = None  # "the nearest rest stop": names the kind
             carried: tuple[str, ...] = ()  # a verb cue said before a place: "departs Aberdeen"
             for item in clause.items:
+                if item is opener:
+                    continue  # "our" of "Ana Ruiz, our head baker": Ana is what it describes
                 if isinstance(item, Subject):
                     if item.oblique:
                         if item.cue_before and subject is not None and (named or item.verb_opens):
@@ -318,7 +342,17 @@ class ClaimTransformer(Transformer):
                     if item.after_cue and named and subject is not None and not item.focus:
                         carried = item.cue_before
                         continue  # "SA102 departs Aberdeen at 9:45": the flight departs
-                    if foreign and item.predicative and item.kind == "entity":
+                    modifier = (
+                        foreign
+                        and item.kind == "entity"
+                        and bool(current)
+                        and 0 <= item.lexeme.start - current[-1].value.end <= 1
+                    )
+                    if modifier:
+                        # "the free harbour tour": a value right before a name modifies it
+                        current[-1].subject, current[-1].foreign = item, False
+                        current[-1].direct = True
+                    elif foreign and item.predicative and item.kind == "entity":
                         # "the closest coffee place is Sigona": the description is Sigona's
                         for draft in current:
                             draft.subject, draft.foreign = item, False
@@ -344,6 +378,7 @@ class ClaimTransformer(Transformer):
                     )
                 elif item.asserted:
                     cues, carried = item.cues or carried, ()
+                    negated = item.negated
                     if cues:
                         basis = "Cue"
                     elif subject is not None and subject.focus:
@@ -351,9 +386,12 @@ class ClaimTransformer(Transformer):
                     elif last_cues and all(
                         word in _CARRY_WORDS for w in item.lead for word in w.text.lower().split()
                     ):
-                        cues, basis = last_cues, "Cue"  # "in Marketing and Sales"
+                        # "in Marketing and Sales"; "open Monday to Saturday": the denial too
+                        cues, basis = last_cues, "Cue"
+                        negated = negated or last_negated
                     else:
                         basis = "Bare"
+                    last_negated = negated
                     # a cue before the value carries on ("in Marketing and Sales"); one after
                     # it does not ("indian food in the north")
                     last_cues = item.leading_cues if item.cues else cues
@@ -361,14 +399,14 @@ class ClaimTransformer(Transformer):
                         word in _DETERMINERS
                         for w in item.lead
                         if w.cat == "W"
-                        for word in w.text.lower().split()
+                        for word in _before_modifier(w.text.lower().split(), w is item.lead[-1])
                     )
                     current.append(
                         ClaimDraft(
                             subject if subject is not None or foreign else topic,
                             item.value,
                             cues,
-                            item.negated,
+                            negated,
                             basis,
                             copula=item.copula,
                             direct=direct,
@@ -401,6 +439,26 @@ def _apposition(clause: Clause, separator: Token | None, named: Subject | None) 
         and clause.opener == "noun-phrase"
         and clause.first_word in _APPOSITION_ARTICLES
     )
+
+
+def _possessive_apposition(
+    clause: Clause, separator: Token | None, named: Subject | None
+) -> Subject | None:
+    """ "Ana Ruiz, our head baker": a noun phrase opened by our/my, set off by a comma right
+    after a name, describes that name; the our/my that opens it, or None."""
+    first = clause.items[0] if clause.items else None
+    if (
+        named is None
+        or separator is None
+        or separator.value.strip() != ","
+        or not isinstance(first, Subject)
+        or first.kind != "self"
+        or first.lexeme.text.lower() not in _DETERMINERS
+        or len(clause.items) < 2
+        or not isinstance(clause.items[1], ValuePhrase)
+    ):
+        return None
+    return first
 
 
 _RANGE_JOINS = frozenset({"-", "–", "to", "until", "till", "through"})
@@ -447,9 +505,10 @@ def extract_drafts(
     parser: Lark | None = None,
     kinds: Callable[[str], tuple] = lambda word: (),
     relation: Callable[[tuple[str, ...]], bool] = lambda attributes: False,
+    fits: Callable[[Lexeme, tuple[str, ...]], bool] = lambda value, attributes: True,
 ) -> list[ClaimDraft]:
     """The claim drafts of one sentence; `relation` says whether a cue names an attribute whose
-    values are KB entities."""
+    values are KB entities, `fits` whether a value may be one of some attributes'."""
     lexemes = _relation_values(sentence_lexemes, relation)
     pairs = zip(lexemes, lexemes[1:], strict=False)
     if not any(lx.cat == "VAL" for lx in lexemes) and not any(
@@ -466,7 +525,7 @@ def extract_drafts(
             if not _demote(lexemes, getattr(exc, "token", None)):
                 return []
             continue
-        return ClaimTransformer(lexemes, kinds).transform(tree)
+        return ClaimTransformer(lexemes, kinds, fits).transform(tree)
 
 
 def _demote(lexemes: list[Lexeme], token: Token | None) -> bool:

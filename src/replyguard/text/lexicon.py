@@ -325,6 +325,15 @@ class WordLists:
         return lists
 
 
+def _plural(word: str) -> str:
+    """A regular English plural ("tickets", "classes", "galleries")."""
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return word[:-1] + "ies"
+    return word + "s"
+
+
 @dataclass(frozen=True)
 class NameHit:
     entity_id: str
@@ -393,6 +402,7 @@ class KBIndex:
         self.polar = self._polar_attributes()
         for entity in kb.entities:
             self._index_entity(entity)
+        self._index_name_words(words)
         for attribute, spec in self.schema.items():
             for cue in spec.cues:
                 self.cues.add(cue, attribute)
@@ -530,8 +540,48 @@ class KBIndex:
                     if 0 < len(key) <= MAX_VALUE_TOKENS:
                         self.values.add(key, attribute)
                     masked = mask_numbers(key)
-                    if 1 < len(key) <= MAX_VALUE_TOKENS and masked != key:
+                    # a range of numbers alone ("5-16": "# - #") fits every range said
+                    ranged = "-" in masked and set(masked) <= {"#", "-"}
+                    if 1 < len(key) <= MAX_VALUE_TOKENS and masked != key and not ranged:
                         self.numbered_values.add(masked, attribute)
+
+    def _index_name_words(self, words: WordLists) -> None:
+        """Shorter ways to name things of one kind. Of two-word names that end alike ("Adult
+        Ticket", "Child Ticket"), the first word tells each apart, and names it alone or in
+        the plural ("adults pay £9"); a name's last word no other name ends with names it after
+        the/our/your ("the masterclass" of "Fresh Pasta Masterclass"). Never a word that is
+        already another name, a KB value or a word of one, or a word of the word lists."""
+
+        def free(word: str, entity_id: str | None = None) -> bool:
+            return (
+                all(h.entity_id == entity_id for h in self.names.get(word))  # type: ignore[attr-defined]
+                and word not in self.values
+                and not self.inside_value([word])  # "ballet" of the role "Ballet Teacher"
+                and not (words.primary.get(word) or words.markers.get(word))
+            )
+
+        for head, ids in self.name_heads.items():
+            entities = [
+                e
+                for e in (self.entities[i] for i in dict.fromkeys(ids))
+                if e.type != EntityType.Person
+            ]
+            if len(entities) == 1 and len(ids) == 1:
+                others = [fold(w) for w in entities[0].name.split()[:-1]]
+                # not a head the name also starts with: "the United" opens "the United Vs United"
+                if head.isalpha() and head not in others and free(head, entities[0].id):
+                    for owner in ("the", *_OWNERS):
+                        self.names.add((owner, head), NameHit(entities[0].id, implicit=False))
+                continue
+            firsts = [fold(e.name.split()[0]) for e in entities if len(e.name.split()) == 2]
+            for entity in entities:
+                parts = entity.name.split()
+                first = fold(parts[0])
+                if len(parts) != 2 or firsts.count(first) != 1 or not first.isalpha():
+                    continue
+                for form in {first, _plural(first)}:
+                    if len(form) >= 3 and free(form):
+                        self.names.add(form, NameHit(entity.id, implicit=False))
 
     def _index_place_name(self, entity_id: str, parts: list[str]) -> None:
         """Shorter ways to name a place: a distinctive first or last word ("Ravenswood" for

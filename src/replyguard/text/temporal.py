@@ -131,8 +131,16 @@ NUMBER_WORDS = {
     "sixty": 60,
     "ninety": 90,
 }
-# Minutes per unit, keyed by the unit's first letter (minute/min, hour/hr/h, day, week/wk).
-_UNIT_MINUTES = {"m": 1, "h": 60, "d": 1440, "w": 10080}
+# Minutes per unit, keyed by the unit's first letter (minute/min, hour/hr/h, day, week/wk),
+# and a month's (30 days) by its first two.
+_UNIT_MINUTES = {"m": 1, "h": 60, "d": 1440, "w": 10080, "mo": 43200}
+
+
+def _unit_minutes(unit: Token) -> int:
+    word = unit.lower()
+    return _UNIT_MINUTES["mo" if word.startswith("mo") else word[0]]
+
+
 _DAY_OFFSETS = {
     "DAY_BEFORE_YESTERDAY": -2,
     "YESTERDAY": -1,
@@ -717,17 +725,17 @@ class _Resolver(Transformer):
 
     def measure(self, children):
         count, unit = children
-        per_unit = _UNIT_MINUTES[unit[0].lower()]
+        per_unit = _unit_minutes(unit)
         return _Amount(count.value * per_unit, per_unit, count.start, _span(unit)[1])
 
     def one_unit(self, children):
         article, unit = children
-        per_unit = _UNIT_MINUTES[unit[0].lower()]
+        per_unit = _unit_minutes(unit)
         return _Amount(per_unit, per_unit, _span(article)[0], _span(unit)[1])
 
     def half_unit(self, children):
         half, _article, unit = children
-        per_unit = _UNIT_MINUTES[unit[0].lower()]
+        per_unit = _unit_minutes(unit)
         return _Amount(per_unit / 2, per_unit, _span(half)[0], _span(unit)[1])
 
     def and_a_half(self, children):
@@ -740,7 +748,7 @@ class _Resolver(Transformer):
 
     def count_and_a_half(self, children):
         count, _article, _half, unit = children
-        per_unit = _UNIT_MINUTES[unit[0].lower()]
+        per_unit = _unit_minutes(unit)
         return _Amount((count.value + 0.5) * per_unit, per_unit, count.start, _span(unit)[1])
 
     def count(self, children):
