@@ -368,13 +368,16 @@ def streamed_counts(fake: FakeUpstream, client: openai.OpenAI, served: TestClien
 def test_a_streamed_reply_counts_one_recommendation_and_each_flag_once(
     fake: FakeUpstream, client: openai.OpenAI, served: TestClient
 ) -> None:
-    # both rounds find the reply only partly answers the question: one issue, counted once
+    # both rounds find the reply only partly answers the question and its "usually" claim
+    # unchecked: one issue and one flag, each counted once
     meta, kinds, flags, added = streamed_counts(
         fake, client, served, f"{UNCHECKED} Ask for Tom Ashby, the mechanic."
     )
     assert [a["recommendation"] for a in meta["attempts"]] == ["AcceptWithFlags"] * 2
     assert [i["type"] for i in meta["issues"]] == ["QUDPartiallyAddressed"]
-    assert kinds == {"AcceptWithFlags": 1} and flags == {"QUDPartiallyAddressed": 1}
+    assert [f["type"] for f in meta["flags"]] == ["UnsupportedClaim"]
+    assert kinds == {"AcceptWithFlags": 1}
+    assert flags == {"QUDPartiallyAddressed": 1, "UnsupportedClaim": 1}
     assert added["replyguard_stage_seconds_count", "total"] == 2  # each round is a check
 
 
