@@ -10,7 +10,7 @@ caller (QUD stack, topics, registry) are used as given.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from replyguard.models import QUD, DialogueState, QuestionType, Topic, Turn
@@ -182,16 +182,7 @@ def _current(last_mention: dict[str, tuple[int, Referent]]) -> list[Referent]:
 
 
 def _with_order(referent: Referent, order: int) -> Referent:
-    return Referent(
-        referent.key,
-        referent.name,
-        referent.entity_id,
-        referent.entity_type,
-        referent.gender,
-        referent.number,
-        referent.salience,
-        order,
-    )
+    return replace(referent, order=order)
 
 
 def _decayed(
@@ -199,16 +190,7 @@ def _decayed(
 ) -> Referent:
     turn, _ = last_mention[referent.key]
     salience = decay.salience_decay ** max(0, now - turn)
-    return Referent(
-        referent.key,
-        referent.name,
-        referent.entity_id,
-        referent.entity_type,
-        referent.gender,
-        referent.number,
-        salience,
-        referent.order,
-    )
+    return replace(referent, salience=salience)
 
 
 def _topics(seen: dict[str, int], now: int, decay: DecayConfig) -> list[Topic]:
