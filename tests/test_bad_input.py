@@ -35,9 +35,11 @@ def _write(tmp_path: Path, name: str, content: str | bytes) -> Path:
     ("content", "message"),
     [
         ('{"entities": [', "line 1: invalid JSON"),
-        ('{"entities": [{"name": "A"}]}', "entities.0.id: Field required"),
+        ('{"entities": [{"name": "A", "attributes": {}}]}', "entities.0.id: Field required"),
         (
-            '{"entities": [{"id": "E1", "name": "A", "colour": "red"}]}',
+            # beside `attributes`, a field of its own is a typo, not a fact (a flat entity's
+            # fields are its facts: tests/test_kb_json_rows.py)
+            '{"entities": [{"id": "E1", "name": "A", "colour": "red", "attributes": {}}]}',
             "entities.0.colour: unknown field",
         ),
         (

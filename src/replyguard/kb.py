@@ -28,7 +28,6 @@ from replyguard.models import (
     AttributeValue,
     Cardinality,
     KnowledgeBase,
-    Scalar,
     ValueType,
 )
 from replyguard.text.temporal import WEEKDAYS
@@ -84,11 +83,41 @@ def kb_from_document(doc: object, origin: str = "<kb>") -> KnowledgeBase:
                 f"got {type(doc['triples']).__name__}"
             )
         return kb_from_triples(doc["triples"], origin=origin, schema=doc.get("schema"))
+    if isinstance(doc, dict) and _written_as_rows(doc.get("entities")):
+        return _kb_from_entity_rows(doc, origin)
     try:
         kb = KnowledgeBase.model_validate(doc)
     except ValidationError as exc:
         raise InputError(f"{origin}: {describe_validation_error(exc)}") from None
     return complete_schema(kb)
+
+
+def _written_as_rows(entities: object) -> bool:
+    """Entities written as a table's rows, the way a user writes them by hand: no entity nests
+    an `attributes` object, and some hold their facts as fields of their own
+    (`{"name": "Blue Door", "phone": "..."}`) or leave out the `id`."""
+    if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
+        return False
+    if any("attributes" in e for e in entities):
+        return False
+    return any("id" not in e or set(e) - set(RESERVED_COLUMNS) for e in entities)
+
+
+def _kb_from_entity_rows(doc: dict[str, object], origin: str) -> KnowledgeBase:
+    """A JSON KB whose entities are rows: each read as a CSV row is (the `name`, `id`, `type`,
+    `aliases`, `gender` and `number` fields in any case, every other field an attribute), the
+    document's other fields (`schema`, `organization`, `world`, `today`) as they are."""
+    rows = [
+        (f"entities.{i}", {_heading(str(k)): v for k, v in row.items()})
+        for i, row in enumerate(doc["entities"])  # type: ignore[arg-type]
+    ]
+    documents, today = _entity_documents(
+        rows, name_column="name", id_column="id", type_column="type", entity_type="Unknown"
+    )
+    others = {k: v for k, v in doc.items() if k != "entities"}
+    if today is not None:
+        others.setdefault("today", today)
+    return _validated(others | {"entities": documents}, [p for p, _ in rows], "type", origin)
 
 
 def kb_from_rows(
@@ -127,29 +156,50 @@ def _kb_from_placed_rows(
     origin: str,
 ) -> KnowledgeBase:
     """`kb_from_rows` over (place, row) pairs, the place ("line 7") naming the row in errors."""
+    placed = [(place, row) for place, row in rows if row]
+    for place, row in placed:
+        name_col = name_column or ("name" if "name" in row else next(iter(row)))
+        if _cell(row.get(name_col)) is None:
+            raise InputError(f"{origin}: {place}, column {name_col}: empty name")
+    documents, today = _entity_documents(
+        placed,
+        name_column=name_column,
+        id_column=id_column,
+        type_column=type_column,
+        entity_type=entity_type,
+    )
+    places = [place for place, _ in placed]
+    return _validated({"entities": documents, "today": today}, places, type_column, origin)
+
+
+def _entity_documents(
+    rows: list[tuple[str, Mapping[str, object]]],
+    *,
+    name_column: str | None,
+    id_column: str | None,
+    type_column: str | None,
+    entity_type: str,
+) -> tuple[list[dict[str, object]], str | None]:
+    """Each row as an entity document (ids default to R1, R2, ... by position; a row with no
+    name is known by its values), and the weekday the table calls today."""
+    table, today = read_table(row for _, row in rows)
     entities = []
-    places = []
-    placed = list(rows)
-    table, today = read_table(row for _, row in placed)
-    for i, ((place, _), row) in enumerate(zip(placed, table, strict=True)):
-        if not row:
-            continue
+    for i, row in enumerate(table):
         cols = list(row)
         name_col = name_column or ("name" if "name" in row else cols[0])
-        id_col = id_column or ("id" if "id" in row else None)
+        id_col = id_column if id_column in row else None
         name = _cell(row.get(name_col))
-        if name is None:
-            raise InputError(f"{origin}: {place}, column {name_col}: empty name")
         doc: dict[str, object] = {
             "id": (
                 symbol_name(str(row[id_col]))
                 if id_col and row.get(id_col) not in (None, "")
                 else f"R{i + 1}"
             ),
-            "name": str(name),
             "type": str(row.get(type_column) or entity_type) if type_column else entity_type,
             "attributes": {},
         }
+        if name is not None:
+            doc["name"] = str(name)
         for col in cols:
             if col in (name_col, id_col, type_column):
                 continue
@@ -166,9 +216,16 @@ def _kb_from_placed_rows(
             else:
                 doc["attributes"][symbol_name(col)] = value  # type: ignore[index]
         entities.append(doc)
-        places.append(place)
+    return entities, today
+
+
+def _validated(
+    document: dict[str, object], places: list[str], type_column: str | None, origin: str
+) -> KnowledgeBase:
+    """The KB of entity documents made from rows, a problem named by the row's place and the
+    column ("line 3, column type: ...")."""
     try:
-        kb = KnowledgeBase.model_validate({"entities": entities, "today": today})
+        kb = KnowledgeBase.model_validate(document)
     except ValidationError as exc:
         problem = describe_validation_error(exc)
         at = re.match(r"entities\.(\d+)\.([^.:]+)(?:\.([^:]+))?: (.*)", problem)
@@ -412,11 +469,15 @@ def kb_from_triples(
     return kb_from_document(document, origin=origin)
 
 
-def _cell(value: object) -> Scalar | list[Scalar] | None:
+def _cell(value: object) -> object:
+    """A cell's value: None when empty; a JSON row's list, number, yes/no or
+    `{value, confidence, source}` as it is; text trimmed, "a | b" a list."""
     if value is None:
         return None
-    if isinstance(value, int | float | bool):
+    if isinstance(value, int | float | bool | dict):
         return value
+    if isinstance(value, list):
+        return [c for c in (_cell(v) for v in value) if c is not None] or None
     text = str(value).strip()
     if not text or text == "-":
         return None

@@ -1,0 +1,127 @@
+"""A JSON KB written the way a user writes it by hand: each entity a flat object of its facts,
+ids left out, field names in any case; read as a CSV row is, with JSON's own lists, numbers and
+yes/no kept as they are."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from replyguard.engine import Engine
+from replyguard.errors import InputError
+from replyguard.kb import kb_from_csv, load_kb
+
+# A small plant nursery, as its owner would type it.
+NURSERY = [
+    {
+        "Name": "Fernhill Nursery",
+        "Type": "organization",
+        "aliases": "Fernhill; the nursery",
+        "phone": "01632 220 417",
+        "opens": "9:00 am",
+        "delivery": True,
+    },
+    {
+        "name": "Olive Tree",
+        "type": "Object",
+        "aliases": ["the olive"],
+        "price": "£45",
+        "height": "1.2 m",
+        "hardy": False,
+        "colours": ["silver", "green"],
+    },
+    {"name": "Lavender Hidcote", "price": "£6.50", "stock": 40},
+]
+
+
+def _write(tmp_path, document, name="kb.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def test_flat_entities_are_read_as_rows(tmp_path):
+    kb = load_kb(_write(tmp_path, {"entities": NURSERY}))
+    nursery, olive, lavender = kb.entities
+    assert [e.id for e in kb.entities] == ["R1", "R2", "R3"]
+    assert nursery.name == "Fernhill Nursery" and nursery.type.value == "Organization"
+    assert nursery.aliases == ["Fernhill", "the nursery"]
+    assert nursery.attributes["delivery"] is True
+    assert olive.aliases == ["the olive"]
+    assert olive.attributes["colours"] == ["silver", "green"]
+    assert olive.attributes["hardy"] is False
+    assert lavender.type.value == "Unknown" and lavender.attributes["stock"] == 40
+
+
+def test_a_bare_list_of_flat_entities_is_a_kb(tmp_path):
+    kb = load_kb(_write(tmp_path, NURSERY))
+    assert [e.name for e in kb.entities] == ["Fernhill Nursery", "Olive Tree", "Lavender Hidcote"]
+
+
+def test_flat_entities_keep_given_ids_and_the_documents_other_fields(tmp_path):
+    rows = [{"id": "shop", **NURSERY[0]}, *NURSERY[1:]]
+    kb = load_kb(_write(tmp_path, {"entities": rows, "organization": "shop", "world": "open"}))
+    assert kb.entities[0].id == "shop"
+    assert kb.organization == "shop" and kb.world == "open"
+
+
+def test_a_flat_row_without_a_name_is_known_by_its_values(tmp_path):
+    sailings = [{"departs": "7:15 am", "fare": "£12"}, {"departs": "9:40 am", "fare": "£14"}]
+    kb = load_kb(_write(tmp_path, {"entities": sailings}))
+    assert [e.name for e in kb.entities] == [None, None]
+    assert kb.entities[1].attributes["fare"] == "£14"
+
+
+def test_flat_json_and_csv_of_one_table_check_a_reply_alike(tmp_path):
+    csv_text = (
+        "name,type,aliases,phone,opens,price\n"
+        "Fernhill Nursery,Organization,Fernhill,01632 220 417,9:00 am,\n"
+        "Olive Tree,Object,the olive,,,£45\n"
+    )
+    rows = [
+        {"name": "Fernhill Nursery", "type": "Organization", "aliases": "Fernhill",
+         "phone": "01632 220 417", "opens": "9:00 am"},
+        {"name": "Olive Tree", "type": "Object", "aliases": "the olive", "price": "£45"},
+    ]  # fmt: skip
+    reply = "The olive tree is £55, and Fernhill opens at 9am."
+    results = [
+        Engine(kb).postprocess(reply, "How much is the olive tree?")
+        for kb in (kb_from_csv(csv_text), load_kb(_write(tmp_path, rows)))
+    ]
+    claims = [
+        [
+            (c.predicate, c.object, v.status.kind)
+            for c, v in zip(fv.claims, fv.claim_validations, strict=True)
+        ]
+        for fv in (r.factual_validation for r in results)
+    ]
+    assert claims[0] == claims[1]
+    assert ("price", "£55", "Contradicted") in claims[0]
+    assert results[0].recommendation.kind == results[1].recommendation.kind
+
+
+def test_the_nested_form_is_read_as_before(tmp_path):
+    nested = {
+        "entities": [
+            {"id": "olive", "name": "Olive Tree", "type": "Object", "attributes": {"price": "£45"}}
+        ]
+    }
+    kb = load_kb(_write(tmp_path, nested))
+    assert kb.entities[0].id == "olive" and kb.entities[0].attributes == {"price": "£45"}
+
+
+def test_a_nested_entity_without_an_id_is_still_an_error(tmp_path):
+    nested = {"entities": [{"name": "Olive Tree", "attributes": {"price": "£45"}}]}
+    with pytest.raises(InputError, match=r"kb\.json: entities\.0\.id: Field required"):
+        load_kb(_write(tmp_path, nested))
+
+
+def test_a_problem_in_a_flat_entity_names_the_entity_and_the_field(tmp_path):
+    rows = [NURSERY[0], {"name": "Garden Kneeler", "type": "gardening tool", "price": "£8"}]
+    with pytest.raises(InputError) as caught:
+        load_kb(_write(tmp_path, rows))
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(f"{tmp_path / 'kb.json'}: entities.1, column type:")
+    assert "rename it to keep it as an attribute" in message
