@@ -187,13 +187,11 @@ def _entity_documents(
     for i, row in enumerate(table):
         cols = list(row)
         name_col = name_column or ("name" if "name" in row else cols[0])
-        id_col = id_column if id_column in row else None
+        id_col = id_column or "id"
         name = _cell(row.get(name_col))
         doc: dict[str, object] = {
             "id": (
-                symbol_name(str(row[id_col]))
-                if id_col and row.get(id_col) not in (None, "")
-                else f"R{i + 1}"
+                symbol_name(str(row[id_col])) if row.get(id_col) not in (None, "") else f"R{i + 1}"
             ),
             "type": str(row.get(type_column) or entity_type) if type_column else entity_type,
             "attributes": {},
