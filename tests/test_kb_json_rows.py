@@ -10,7 +10,7 @@ import pytest
 
 from replyguard.engine import Engine
 from replyguard.errors import InputError
-from replyguard.kb import kb_from_csv, load_kb
+from replyguard.kb import kb_from_csv, kb_from_rows, load_kb
 
 # A small plant nursery, as its owner would type it.
 NURSERY = [
@@ -125,3 +125,8 @@ def test_a_problem_in_a_flat_entity_names_the_entity_and_the_field(tmp_path):
     assert "\n" not in message
     assert message.startswith(f"{tmp_path / 'kb.json'}: entities.1, column type:")
     assert "rename it to keep it as an attribute" in message
+
+
+def test_rows_handed_in_python_keep_their_id_field():
+    kb = kb_from_rows([{"id": "olive", "name": "Olive Tree"}, {"name": "Lavender Hidcote"}])
+    assert [e.id for e in kb.entities] == ["olive", "R2"]
