@@ -8,9 +8,12 @@ import json
 
 import pytest
 
+from replyguard import cli
+from replyguard.cases import load_case
 from replyguard.engine import Engine
 from replyguard.errors import InputError
 from replyguard.kb import kb_from_csv, kb_from_rows, load_kb
+from replyguard.serve import worker
 
 # A small plant nursery, as its owner would type it.
 NURSERY = [
@@ -130,3 +133,52 @@ def test_a_problem_in_a_flat_entity_names_the_entity_and_the_field(tmp_path):
 def test_rows_handed_in_python_keep_their_id_field():
     kb = kb_from_rows([{"id": "olive", "name": "Olive Tree"}, {"name": "Lavender Hidcote"}])
     assert [e.id for e in kb.entities] == ["olive", "R2"]
+
+
+# The same rows given inline, where a case, a batch line or a /v1/check request holds its KB.
+INLINE_CASE = {
+    "kb": NURSERY,
+    "query": "How much is the olive tree?",
+    "response": "The olive tree costs £54.",
+    "reference_time": "2026-12-01T10:00:00",
+}
+
+
+def _contradicted(result: dict) -> list[tuple[str, str]]:
+    fv = result["factual_validation"]
+    return [
+        (c["predicate"], v["status"]["kb_value"])
+        for c, v in zip(fv["claims"], fv["claim_validations"], strict=True)
+        if v["status"]["kind"] == "Contradicted"
+    ]
+
+
+def test_an_inline_kb_written_as_rows_in_a_case_file(tmp_path):
+    path = _write(tmp_path, INLINE_CASE, "case.json")
+    case = load_case(path)
+    assert [e.name for e in case.kb.entities][:2] == ["Fernhill Nursery", "Olive Tree"]
+    result = json.loads(Engine(case.kb).check_case(case).model_dump_json())
+    assert _contradicted(result) == [("price", "£45")]
+
+
+def test_an_inline_kb_written_as_rows_in_a_batch_line(tmp_path):
+    (tmp_path / "cases.jsonl").write_text(json.dumps(INLINE_CASE) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert cli.main(["batch", str(tmp_path / "cases.jsonl"), "-o", str(out)]) == 0
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert _contradicted(record["result"]) == [("price", "£45")]
+
+
+def test_an_inline_kb_written_as_rows_in_a_service_check(tmp_path):
+    served = _write(tmp_path, {"entities": []}, "served.json")
+    answer = worker.check_case(worker.Worker(worker.EngineSpec(kb=str(served))), INLINE_CASE)
+    assert _contradicted(answer["result"]) == [("price", "£45")]
+
+
+def test_a_problem_in_an_inline_rows_kb_is_one_line_naming_the_kb(tmp_path):
+    bad = {**INLINE_CASE, "kb": [{"name": "Trowel", "type": "garden tool"}]}
+    with pytest.raises(InputError) as caught:
+        load_case(_write(tmp_path, bad, "case.json"))
+    message = str(caught.value)
+    assert message.startswith(f"{tmp_path / 'case.json'}: kb: entities.0, column type:")
+    assert "\n" not in message

@@ -170,7 +170,7 @@ class Checker:
         if isinstance(kb, str):
             path = (self.settings.base_dir / kb).resolve()
             return f"path:{path}", lambda: load_kb(path)
-        if isinstance(kb, dict):
+        if isinstance(kb, dict | list):
             try:
                 digest = hashlib.sha256(json.dumps(kb, sort_keys=True).encode()).hexdigest()
             except RecursionError:
@@ -223,15 +223,11 @@ def _labels(document: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _inline_kb(document: dict[str, Any]) -> KnowledgeBase:
-    from pydantic import ValidationError
+def _inline_kb(document: dict[str, Any] | list[Any]) -> KnowledgeBase:
+    """An inline KB, read as a KB file's document is (entities nested or written as rows)."""
+    from replyguard.kb import kb_from_document
 
-    from replyguard.models import KnowledgeBase
-
-    try:
-        return KnowledgeBase.model_validate(document)
-    except ValidationError as exc:
-        raise InputError(f"kb: {describe_validation_error(exc)}") from None
+    return kb_from_document(document, "kb")
 
 
 # ------------------------------------------------------------------ workers

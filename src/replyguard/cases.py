@@ -11,12 +11,16 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from replyguard.errors import InputError, describe_validation_error, parse_json, read_input_file
-from replyguard.kb import complete_schema, load_kb
+from replyguard.kb import complete_schema, kb_from_document, load_kb
 from replyguard.models import Case, KnowledgeBase
 
 
 def parse_case(document: object, origin: str, base_dir: Path | None = None) -> Case:
-    """A case from parsed JSON; a `kb` path is read relative to base_dir (the case's folder)."""
+    """A case from parsed JSON; a `kb` path is read relative to base_dir (the case's folder),
+    an inline `kb` as a KB file's document is (entities nested or written as rows)."""
+    inline = document.get("kb") if isinstance(document, dict) else None
+    if isinstance(inline, dict | list):
+        document = {**document, "kb": kb_from_document(inline, f"{origin}: kb")}  # type: ignore[dict-item]
     try:
         case = Case.model_validate(document)
     except ValidationError as exc:
@@ -26,7 +30,7 @@ def parse_case(document: object, origin: str, base_dir: Path | None = None) -> C
         if not kb_path.is_absolute() and base_dir is not None:
             kb_path = base_dir / kb_path
         case.kb = load_kb(kb_path)
-    else:
+    elif inline is None:
         case.kb = complete_schema(case.kb)
     return case
 

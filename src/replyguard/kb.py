@@ -83,7 +83,7 @@ def kb_from_document(doc: object, origin: str = "<kb>") -> KnowledgeBase:
                 f"got {type(doc['triples']).__name__}"
             )
         return kb_from_triples(doc["triples"], origin=origin, schema=doc.get("schema"))
-    if isinstance(doc, dict) and _written_as_rows(doc.get("entities")):
+    if isinstance(doc, dict) and written_as_rows(doc):
         return _kb_from_entity_rows(doc, origin)
     try:
         kb = KnowledgeBase.model_validate(doc)
@@ -92,10 +92,11 @@ def kb_from_document(doc: object, origin: str = "<kb>") -> KnowledgeBase:
     return complete_schema(kb)
 
 
-def _written_as_rows(entities: object) -> bool:
-    """Entities written as a table's rows, the way a user writes them by hand: no entity nests
-    an `attributes` object, and some hold their facts as fields of their own
-    (`{"name": "Blue Door", "phone": "..."}`) or leave out the `id`."""
+def written_as_rows(doc: object) -> bool:
+    """A KB document (or a bare entity list) whose entities are written as a table's rows, the
+    way a user writes them by hand: no entity nests an `attributes` object, and some hold their
+    facts as fields of their own (`{"name": "Blue Door", "phone": "..."}`) or leave out the `id`."""
+    entities = doc.get("entities") if isinstance(doc, dict) else doc
     if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
         return False
     if any("attributes" in e for e in entities):

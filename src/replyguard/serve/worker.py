@@ -141,6 +141,7 @@ def check_case(worker: Worker, document: dict[str, Any]) -> dict[str, Any]:
     """A case in the case-file format (`kb` inline, or absent for the served KB) -> the full
     PostprocessedResponse as JSON, its `summary`, and `worker_ms`: the whole call's time in
     this process (validation, the check, the result as JSON)."""
+    from replyguard.kb import kb_from_document, written_as_rows
     from replyguard.models import Case
 
     started = time.perf_counter()
@@ -149,6 +150,8 @@ def check_case(worker: Worker, document: dict[str, Any]) -> dict[str, Any]:
     kb = document.get("kb")
     if isinstance(kb, str):
         raise InputError("kb: a path is not read over HTTP; send the KB inline or leave it out")
+    if isinstance(kb, list) or written_as_rows(kb):  # read as a KB file's document is
+        kb = kb_from_document(kb, "kb")
     try:
         case = Case.model_validate({**document, "kb": _EMPTY_KB if kb is None else kb})
     except ValidationError as exc:
