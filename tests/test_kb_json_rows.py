@@ -182,3 +182,24 @@ def test_a_problem_in_an_inline_rows_kb_is_one_line_naming_the_kb(tmp_path):
     message = str(caught.value)
     assert message.startswith(f"{tmp_path / 'case.json'}: kb: entities.0, column type:")
     assert "\n" not in message
+
+
+@pytest.mark.parametrize("separator", [";", "\t"])
+def test_a_csv_saved_with_semicolons_or_tabs_is_read_by_its_header(tmp_path, separator):
+    rows = [["name", "type", "price", "aliases"], ["Olive Tree", "Object", "£45", "olive|olives"]]
+    path = tmp_path / "kb.csv"
+    path.write_text("".join(separator.join(r) + "\n" for r in rows), encoding="utf-8")
+    (olive,) = load_kb(path).entities
+    assert (olive.name, olive.attributes, olive.aliases) == (
+        "Olive Tree",
+        {"price": "£45"},
+        ["olive", "olives"],
+    )
+
+
+def test_a_comma_header_keeps_semicolons_inside_cells(tmp_path):
+    path = tmp_path / "kb.csv"
+    path.write_text("name,aliases,note\nOlive Tree,olive; the olive,water weekly; feed monthly\n")
+    (olive,) = load_kb(path).entities
+    assert olive.aliases == ["olive", "the olive"]
+    assert olive.attributes["note"] == "water weekly; feed monthly"

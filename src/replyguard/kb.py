@@ -323,7 +323,7 @@ def kb_from_csv(text: str, origin: str = "<csv>", date_order: str | None = None)
             date_order = value.strip()
         settings += 1
     order = _date_order(date_order, origin, settings)
-    reader = csv.reader(lines[settings:])
+    reader = csv.reader(lines[settings:], delimiter=_delimiter(lines[settings:]))
     try:
         table = [(settings + reader.line_num, row) for row in reader if row]
     except csv.Error as exc:
@@ -362,6 +362,15 @@ def kb_from_csv(text: str, origin: str = "<csv>", date_order: str | None = None)
         entity_type="Unknown",
         origin=origin,
     )
+
+
+def _delimiter(lines: list[str]) -> str:
+    """The table's cell separator: a comma, else what its header row separates its names with,
+    a semicolon or a tab (a spreadsheet saved as CSV where the comma is the decimal mark)."""
+    header = next((line for line in lines if line.strip()), "")
+    if "," in header:
+        return ","
+    return max((";", "\t"), key=header.count) if ";" in header or "\t" in header else ","
 
 
 def _heading(text: str) -> str:
