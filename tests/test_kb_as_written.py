@@ -1,6 +1,6 @@
-"""A JSON KB written the way a user writes it by hand: each entity a flat object of its facts,
-ids left out, field names in any case; read as a CSV row is, with JSON's own lists, numbers and
-yes/no kept as they are."""
+"""KBs written the way a user writes them by hand: JSON entities as flat objects of their
+facts (ids left out, field names in any case), in a file or inline in a case, a batch line or a
+/v1/check request, read as a CSV row is; and CSV files saved with semicolons or tabs."""
 
 from __future__ import annotations
 
