@@ -38,7 +38,7 @@ def _write(tmp_path: Path, name: str, content: str | bytes) -> Path:
         ('{"entities": [{"name": "A", "attributes": {}}]}', "entities.0.id: Field required"),
         (
             # beside `attributes`, a field of its own is a typo, not a fact (a flat entity's
-            # fields are its facts: tests/test_kb_json_rows.py)
+            # fields are its facts: tests/test_kb_as_written.py)
             '{"entities": [{"id": "E1", "name": "A", "colour": "red", "attributes": {}}]}',
             "entities.0.colour: unknown field",
         ),
