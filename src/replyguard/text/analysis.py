@@ -26,7 +26,7 @@ from replyguard.text.attachment import (
     one_value_each,
     strictly,
 )
-from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
+from replyguard.text.claims import PREPOSITIONS, ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
@@ -34,7 +34,7 @@ from replyguard.text.rows import RowFinder
 from replyguard.text.temporal import WEEKDAYS, day_words, mention_weekday, names_weekday
 from replyguard.text.words import stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
-from replyguard.values import fold, order_key
+from replyguard.values import fold, order_key, round_the_clock
 
 _ORG_WORDS = {
     "inc",
@@ -121,6 +121,8 @@ class _Sentence:
 
     words: frozenset[str]  # content stems and the weekdays it speaks of
     own_days: dict[int, set[str]]  # value start -> the days a list says that value of
+    # value start -> the words of attribute names said only with other values of its type
+    elsewhere: dict[int, frozenset[str]]
     named: list[tuple[int, int, str]]  # (start, end, entity id) of the entities it names
     after_copula: frozenset[int]  # starts of the values after its verb of being
     # what each pronoun standing as a value ("wrote it") may refer to, likeliest first
@@ -137,7 +139,8 @@ class _Sentence:
     def words_for(self, value: Lexeme) -> frozenset[str]:
         """The sentence's words with the value's own days in place of all the days named."""
         own = self.own_days.get(value.start)
-        return self.words if own is None else self.words - _DAY_WORDS | _with_short_days(own)
+        words = self.words - self.elsewhere.get(value.start, frozenset())
+        return words if own is None else words - _DAY_WORDS | _with_short_days(own)
 
 
 def _without_qualifying_days(claims: list[AttachedClaim], index: KBIndex) -> list[AttachedClaim]:
@@ -227,6 +230,52 @@ def _value_days(lexed: LexedText, row: list[Lexeme]) -> dict[int, set[str]]:
     return out
 
 
+_WORDY = (ValueType.text, ValueType.enum)
+
+
+_CLAUSE_JOINS = frozenset({",", ";", "and", "or", "but", "while", "whereas"})
+
+
+def _value_stretches(
+    lexed: LexedText, row: list[Lexeme], parts: frozenset[str]
+) -> dict[int, frozenset[str]]:
+    """In a sentence saying several values of one type ("£48 with a senior stylist or £30 with
+    a junior one"), the stems of attribute-name words (`parts`) that go with another value of
+    that type, keyed by each value's start. A word goes with the value nearest it, counting
+    first the clauses joined between them ("and", "or", a comma), then the words."""
+    if not row:
+        return {}
+    typed: dict[ValueType, list[Lexeme]] = {}
+    for lx in row:
+        if lx.cat == "VAL" and lx.temporal is None and lx.value_type not in (None, *_WORDY):
+            typed.setdefault(lx.value_type, []).append(lx)
+    tokens = [t for t in lexed.tokens if row[0].start <= t.start < row[-1].end]
+    out: dict[int, frozenset[str]] = {}
+    for same in typed.values():
+        if len(same) < 2:
+            continue
+        place = {v.start: next(k for k, t in enumerate(tokens) if t.start >= v.start) for v in same}
+        joins = [k for k, t in enumerate(tokens) if t.lower in _CLAUSE_JOINS]
+        goes: dict[int, set[str]] = {v.start: set() for v in same}
+        for k, token in enumerate(tokens):
+            word = stem(token.text)
+            if word not in parts or any(v.start <= token.start < v.end for v in same):
+                continue
+            spans = {v.start: sorted((k, place[v.start])) for v in same}
+            nearest = min(
+                same,
+                key=lambda v: (
+                    sum(spans[v.start][0] < j < spans[v.start][1] for j in joins),
+                    spans[v.start][1] - spans[v.start][0],
+                ),
+            )
+            goes[nearest.start].add(word)
+        for value in same:
+            others = set().union(*(w for start, w in goes.items() if start != value.start))
+            out[value.start] = frozenset(others - goes[value.start])
+    return out
+
+
 _DAY_PREFIXES = frozenset("on for by this next".split())
 
 
@@ -284,7 +333,8 @@ def unread_values(
         if any(start < lexeme.end and lexeme.start < end for start, end in skipped):
             continue
         listed = [schema[a].value_type for a in lexeme.attributes if a in schema]
-        vtype = lexeme.value_type if lexeme.value_type in kb_types else next(iter(listed), None)
+        said = ValueType.duration if round_the_clock(lexeme.text) else lexeme.value_type
+        vtype = said if said in kb_types else next(iter(listed), None)
         if vtype is not None:
             out.append((lexeme, vtype))
     return out
@@ -294,13 +344,17 @@ def _picks_column(lexeme: Lexeme, read: ReadText) -> bool:
     """ "On Fridays we're open until 8pm": a weekday that names the attribute a claim of its
     sentence was read against (friday_hours) chose that column; "we're open Tuesday to
     Sunday": a weekday that names a column a cue of its sentence names (tuesday_open), which
-    the KB has for that day. Either was read, as no value."""
-    if lexeme.temporal is None or lexeme.temporal.kind != "weekday":
-        return False
+    the KB has for that day. Either was read, as no value. So was a word value naming a part of
+    a claim's attribute: "£62 with a junior stylist" (a person's role) chose `junior_price`."""
     sentence = next((s for s in read.lexed.sentences if s.start <= lexeme.start < s.end), None)
     if sentence is None:
         return False
     named = [c.predicate for c in read.claims if sentence.start <= c.value.start < sentence.end]
+    if lexeme.value_type in (None, *_WORDY):
+        said = {stem(w) for w in fold(lexeme.text).split() if w not in PREPOSITIONS}
+        return any(said & {stem(p) for p in a.lower().split("_")} for a in named)
+    if lexeme.temporal is None or lexeme.temporal.kind != "weekday":
+        return False
     named += [
         a
         for cue in read.lexed.lexemes
@@ -329,6 +383,14 @@ class Reader:
         """`organisation` is the id of the entity the reply speaks for, `voice` the words that
         speak for it ("we", "our": text/organisation.py)."""
         self.index = index
+        # the words of the KB's attribute names ("junior" of junior_price), days and
+        # prepositions aside
+        self._name_parts = frozenset(
+            stem(p)
+            for a in index.schema
+            for p in a.lower().split("_")
+            if p and p not in WEEKDAYS and p not in PREPOSITIONS
+        )
         self.organisation = organisation
         self.voice = voice
         self.words = words
@@ -441,6 +503,7 @@ class Reader:
             sentence = _Sentence(
                 words=_sentence_words(lexed, row, days) if row else frozenset(),
                 own_days=_value_days(lexed, row) if row else {},
+                elsewhere=_value_stretches(lexed, row, self._name_parts),
                 named=[
                     (m.lexeme.start, m.lexeme.end, m.entity_id)
                     for m in out.mentions

@@ -1,0 +1,80 @@
+"""Values a reply states that were left unread or misread, in a small music school of our own:
+
+- a count said as a word ("seats four") against a column of whole numbers;
+- a person's role said beside a lesson ("with an assistant tutor"): it names a kind of person,
+  not a value of the lesson, and it chooses the price column that bears its word;
+- two prices in one sentence, each with the words of its own column;
+- a column of opening hours where one cell is no range ("24 hours"): the ranges are still read
+  by their bounds, and "24/7" is the whole day."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from reading_domain import read
+
+from replyguard.engine import Engine
+from replyguard.kb import kb_from_csv
+
+SCHOOL = """name,type,role,principal_price,assistant_price,length,seats,opening_hours
+Fenwick Music School,Organization,,,,,,8:00 am - 9:00 pm
+Mara Quist,Person,Principal Tutor,,,,,
+Tobias Rand,Person,Assistant Tutor,,,,,
+Piano Lesson,Object,,£40,£28,45 minutes,,
+Cello Lesson,Object,,£44,£30,45 minutes,,
+Studio A,Location,,,,,4,24 hours
+Studio B,Location,,,,,9,7:00 am - 10:00 pm
+Recital Hall,Location,,,,,60,10:00 am - 6:00 pm"""
+
+
+@cache
+def school() -> Engine:
+    return Engine(kb_from_csv(SCHOOL, origin="school.csv"))
+
+
+def said(reply: str) -> list[tuple[str, str, str, str]]:
+    return read(school(), reply)
+
+
+def unread(reply: str) -> list[str]:
+    return [u.text for u in school().postprocess(reply, "").unread_values]
+
+
+def test_a_count_said_as_a_word_is_read_against_its_column():
+    assert said("Studio A seats four.") == [("Studio A", "seats", "four", "Verified")]
+    assert said("Studio B seats four.") == [("Studio B", "seats", "four", "Contradicted")]
+
+
+def test_a_role_beside_a_lesson_is_no_value_of_the_lesson_and_picks_its_price():
+    assert said("A cello lesson with an assistant tutor costs £30.") == [
+        ("Cello Lesson", "assistant_price", "£30", "Verified")
+    ]
+    assert said("Piano lessons are £44 with a principal tutor.") == [
+        ("Piano Lesson", "principal_price", "£44", "Contradicted")
+    ]
+    assert unread("A cello lesson with an assistant tutor costs £30.") == []
+    # said of a person, the role is that person's
+    assert said("Tobias is our principal tutor.") == [
+        ("Tobias Rand", "role", "principal tutor", "Contradicted")
+    ]
+
+
+def test_two_prices_in_one_sentence_each_take_the_column_said_with_them():
+    assert said("The piano lesson is £40 with a principal tutor or £25 with an assistant.") == [
+        ("Piano Lesson", "principal_price", "£40", "Verified"),
+        ("Piano Lesson", "assistant_price", "£25", "Contradicted"),
+    ]
+    reply = "With an assistant tutor a cello lesson is £30, and it is £44 with a principal."
+    assert said(reply) == [
+        ("Cello Lesson", "assistant_price", "£30", "Verified"),
+        ("Cello Lesson", "principal_price", "£44", "Verified"),
+    ]
+
+
+def test_hours_are_read_by_their_bounds_beside_a_cell_that_is_no_range():
+    assert said("Studio B is open from 7am until 9pm.") == [
+        ("Studio B", "opening_hours_start", "7am", "Verified"),
+        ("Studio B", "opening_hours_end", "9pm", "Contradicted"),
+    ]
+    assert said("Studio A is open 24/7.") == [("Studio A", "opening_hours", "24/7", "Verified")]
+    assert said("Studio A is open 12 hours a day.")[0][3] == "Contradicted"
