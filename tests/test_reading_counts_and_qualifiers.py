@@ -16,15 +16,16 @@ from reading_domain import read
 from replyguard.engine import Engine
 from replyguard.kb import kb_from_csv
 
-SCHOOL = """name,type,role,principal_price,assistant_price,length,seats,opening_hours
-Fenwick Music School,Organization,,,,,,8:00 am - 9:00 pm
-Mara Quist,Person,Principal Tutor,,,,,
-Tobias Rand,Person,Assistant Tutor,,,,,
-Piano Lesson,Object,,£40,£28,45 minutes,,
-Cello Lesson,Object,,£44,£30,45 minutes,,
-Studio A,Location,,,,,4,24 hours
-Studio B,Location,,,,,9,7:00 am - 10:00 pm
-Recital Hall,Location,,,,,60,10:00 am - 6:00 pm"""
+SCHOOL = """name,type,role,principal_price,assistant_price,length,seats,opening_hours,price
+Fenwick Music School,Organization,,,,,,8:00 am - 9:00 pm,
+Mara Quist,Person,Principal Tutor,,,,,,
+Tobias Rand,Person,Assistant Tutor,,,,,,
+Piano Lesson,Object,,£40,£28,45 minutes,,,
+Cello Lesson,Object,,£44,£30,45 minutes,,,
+Theory Workbook,Object,,,,,,,£9
+Studio A,Location,,,,,4,24 hours,
+Studio B,Location,,,,,9,7:00 am - 10:00 pm,£12
+Recital Hall,Location,,,,,60,10:00 am - 6:00 pm,"""
 
 
 @cache
@@ -78,3 +79,27 @@ def test_hours_are_read_by_their_bounds_beside_a_cell_that_is_no_range():
     ]
     assert said("Studio A is open 24/7.") == [("Studio A", "opening_hours", "24/7", "Verified")]
     assert said("Studio A is open 12 hours a day.")[0][3] == "Contradicted"
+
+
+def test_a_total_worked_out_from_a_price_is_no_claim_on_the_price():
+    # a count of the thing priced, in its plural, or of the thing itself
+    assert said("Three theory workbooks would be £27 in total.") == []
+    assert unread("Three theory workbooks would be £27 in total.") == []
+    assert said("A theory workbook is £9, so two would be £18.") == [
+        ("Theory Workbook", "price", "£9", "Verified")
+    ]
+    # a count of the unit the sentence gives a rate in
+    reply = "Studio B is £12 a session to hire, so three sessions would be £36."
+    assert said(reply) == [("Studio B", "price", "£12", "Verified")]
+    assert unread(reply) == []
+    assert unread("Studio B is £12 an hour to hire.") == []  # the rate's unit is no length
+    # a count of something else is no total: the price is the thing's
+    assert said("A theory workbook for two pupils is £11.") == [
+        ("Theory Workbook", "price", "£11", "Contradicted")
+    ]
+
+
+def test_a_count_said_as_a_word_of_something_else_is_no_value():
+    # "four" is a count of seats in the KB, but here it counts pianos: no cue of seats
+    assert said("Studio B has four pianos.") == []
+    assert unread("Studio B has four pianos.") == []

@@ -31,7 +31,14 @@ from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.rows import RowFinder
-from replyguard.text.temporal import WEEKDAYS, day_words, mention_weekday, names_weekday
+from replyguard.text.temporal import (
+    NUMBER_WORDS,
+    WEEKDAYS,
+    day_words,
+    mention_weekday,
+    names_weekday,
+)
+from replyguard.text.tokens import Token
 from replyguard.text.words import stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
 from replyguard.values import fold, order_key, round_the_clock
@@ -87,6 +94,8 @@ class ReadText:
     pronouns: list[PronounReading] = field(default_factory=list)
     names: list[Lexeme] = field(default_factory=list)  # proper names the KB does not know
     claims: list[AttachedClaim] = field(default_factory=list)
+    # prices the reply worked out from a KB price ("two nights would be £160"): read, no claim
+    totals: list[Lexeme] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -276,6 +285,56 @@ def _value_stretches(
     return out
 
 
+_RATE_WORDS = frozenset({"a", "an", "per", "each"})
+_TOTAL_WORDS = frozenset({"total", "altogether"})
+_COUNT_VERBS = frozenset({"would", "will", "is", "are", "cost", "costs", "come", "comes"})
+
+
+def _count_at(token: Token) -> bool:
+    """A count of two or more: "two", "3"."""
+    number = NUMBER_WORDS.get(token.lower, int(token.text) if token.text.isdigit() else 0)
+    return number >= 2
+
+
+def _totals(
+    lexed: LexedText, row: list[Lexeme], claims: list[AttachedClaim], index: KBIndex
+) -> set[int]:
+    """The ids of price claims that are totals the reply worked out from a KB price: said after
+    a count (or right after "for" and a count) of the thing priced ("two manicures would be
+    £50", "so two would be £50"), of the unit its sentence gives a rate in ("£80 a night, so
+    two nights would be £160"), or of anything "in total". A price said as a rate ("£80 a
+    night", "£25 each") is no total. Whether the sum is right is not checked."""
+    if not row:
+        return set()
+    tokens = [t for t in lexed.tokens if row[0].start <= t.start < row[-1].end]
+    units = {
+        stem(after.text)
+        for money, rate, after in zip(tokens, tokens[1:], tokens[2:], strict=False)
+        if money.kind == "money" and rate.lower in _RATE_WORDS and after.kind == "word"
+    }
+    in_total = any(t.lower in _TOTAL_WORDS for t in tokens)
+    out: set[int] = set()
+    for claim in claims:
+        if index.attribute_type(claim.predicate) != ValueType.money:
+            continue
+        entity = index.entities.get(claim.subject_id or "")
+        priced = {stem(w) for w in fold(entity.name).split()} if entity and entity.name else set()
+        at = next((k for k, t in enumerate(tokens) if t.start >= claim.value.start), len(tokens))
+        after = [t.lower for t in tokens[at + 1 : at + 3]]
+        if after[:1] and (after[0] == "each" or (after[0] in _RATE_WORDS and len(after) > 1)):
+            continue  # "£80 a night", "£25 each": the rate itself
+        counted = [
+            None if noun.lower in _COUNT_VERBS else stem(noun.text)  # "so two would be £50"
+            for k, (count, noun) in enumerate(zip(tokens, tokens[1:], strict=False))
+            if _count_at(count)
+            and noun.kind == "word"
+            and (k < at or (k == at + 2 and tokens[at + 1].lower == "for"))
+        ]
+        if any(n is None or n in units or n in priced or in_total for n in counted):
+            out.add(id(claim))
+    return out
+
+
 _DAY_PREFIXES = frozenset("on for by this next".split())
 
 
@@ -319,12 +378,20 @@ def unread_values(
     every evening"), and a question states none."""
     kb_types = {spec.value_type for spec in schema.values()}
     text = read.lexed.text
-    skipped = [(c.value.start, c.value.end) for c in read.claims] + [
-        (s.start, s.end) for s in read.lexed.sentences if text[s.start : s.end].rstrip()[-1:] == "?"
-    ]
+    skipped = (
+        [(c.value.start, c.value.end) for c in read.claims]
+        + [(v.start, v.end) for v in read.totals]
+        + [
+            (s.start, s.end)
+            for s in read.lexed.sentences
+            if text[s.start : s.end].rstrip()[-1:] == "?"
+        ]
+    )
     out = []
-    for lexeme in read.lexed.lexemes:
-        if lexeme.cat != "VAL" or lexeme.pronoun is not None:
+    for lexeme, previous in zip(read.lexed.lexemes, [None, *read.lexed.lexemes], strict=False):
+        if lexeme.cat != "VAL" or lexeme.pronoun is not None or lexeme.text.lower() in NUMBER_WORDS:
+            continue  # a count said as a word ("two nights") is a value only after its cue
+        if _rate_unit(lexeme, previous, text):
             continue
         if lexeme.temporal is not None and lexeme.temporal.kind == "part_of_day":
             continue  # "in the evening" qualifies a time; it states none
@@ -338,6 +405,16 @@ def unread_values(
         if vtype is not None:
             out.append((lexeme, vtype))
     return out
+
+
+def _rate_unit(lexeme: Lexeme, previous: Lexeme | None, text: str) -> bool:
+    """ "£12 an hour", "$4 per hour": the length of time a price is said per is no duration."""
+    return (
+        lexeme.value_type == ValueType.duration
+        and previous is not None
+        and previous.value_type == ValueType.money
+        and text[previous.end : lexeme.start].strip().lower() in ("", "per", "/")
+    )
 
 
 def _picks_column(lexeme: Lexeme, read: ReadText) -> bool:
@@ -531,6 +608,9 @@ class Reader:
                 if claim is not None:
                     drafts[id(claim)] = draft
                     claims.append(claim)
+            totals = _totals(lexed, row, claims, self.index)
+            out.totals.extend(c.value for c in claims if id(c) in totals)
+            claims = [c for c in claims if id(c) not in totals]
             told: set[str] = set()
             for claim in _without_qualifying_days(one_value_each(claims, self.index), self.index):
                 draft = drafts[id(claim)]

@@ -16,7 +16,7 @@ from replyguard.models import Cardinality, Entity, ValueType
 from replyguard.text.claims import PREPOSITIONS, ClaimDraft
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
-from replyguard.text.temporal import WEEKDAYS
+from replyguard.text.temporal import NUMBER_WORDS, WEEKDAYS
 from replyguard.text.words import stem
 from replyguard.values import number_key, order_key, round_the_clock
 
@@ -313,6 +313,8 @@ def choose_attribute(
     owners = [a for a in value.attributes if fits(a)]
     if entity is not None and owners and not _kind_holds(entity, owners, index):
         return None  # "a facial with a senior stylist": a person's role, no value of the facial
+    if owners and value.text.lower() in NUMBER_WORDS:
+        return None  # "two nights": a count said as a word is a column's only after its cue
     if owners:
         # a value the KB lists under one column may be said of another the sentence names:
         # "rain" is Friday's weather, but "On Saturday it will rain" is about Saturday

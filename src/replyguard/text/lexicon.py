@@ -561,7 +561,8 @@ class KBIndex:
         """Shorter ways to name things of one kind. Of two-word names that end alike ("Adult
         Ticket", "Child Ticket"), the first word tells each apart, and names it alone or in
         the plural ("adults pay £9"); a name's last word no other name ends with names it after
-        the/our/your ("the masterclass" of "Fresh Pasta Masterclass"). Never a word that is
+        the/our/your ("the masterclass" of "Fresh Pasta Masterclass"). A thing's name in the
+        plural names it too ("two manicures"). Never a word that is
         already another name, a KB value or a word of one, or a word of the word lists."""
 
         def free(word: str, entity_id: str | None = None) -> bool:
@@ -594,6 +595,13 @@ class KBIndex:
                 for form in {first, _plural(first)}:
                     if len(form) >= 3 and free(form):
                         self.names.add(form, NameHit(entity.id, implicit=False))
+        for entity in self.entities.values():  # "two manicures", "the lodges' hot tubs"
+            parts = fold(entity.name or "").split()
+            if entity.type == EntityType.Person or not parts or not parts[-1].isalpha():
+                continue
+            plural = " ".join([*parts[:-1], _plural(parts[-1])])
+            if not parts[-1].endswith("s") and free(plural):
+                self.names.add(plural, NameHit(entity.id, implicit=False))
 
     def _index_place_name(self, entity_id: str, parts: list[str]) -> None:
         """Shorter ways to name a place: a distinctive first or last word ("Ravenswood" for
