@@ -103,3 +103,26 @@ def test_a_count_said_as_a_word_of_something_else_is_no_value():
     # "four" is a count of seats in the KB, but here it counts pianos: no cue of seats
     assert said("Studio B has four pianos.") == []
     assert unread("Studio B has four pianos.") == []
+
+
+# A village library: hours per weekday, a late opening on Wednesdays.
+LIBRARY = """name,type,monday_hours,tuesday_hours,wednesday_hours,thursday_hours,saturday_hours
+Elmsworth Library,Organization,closed,10:00 am - 5:00 pm,10:00 am - 7:30 pm,10:00 am - 5:00 pm,\
+9:00 am - 12:00 pm"""
+
+
+def test_hours_said_over_a_span_of_days_are_read_for_each_day():
+    engine = Engine(kb_from_csv(LIBRARY, origin="library.csv"))
+    reply = "We're open 10am to 5pm Tuesday to Thursday, and until 7:30pm on Wednesdays."
+    assert sorted(c[1:] for c in read(engine, reply)) == [
+        ("thursday_hours_end", "5pm", "Verified"),
+        ("thursday_hours_start", "10am", "Verified"),
+        ("tuesday_hours_end", "5pm", "Verified"),
+        ("tuesday_hours_start", "10am", "Verified"),
+        ("wednesday_hours_end", "7:30pm", "Verified"),
+        ("wednesday_hours_start", "10am", "Verified"),
+    ]
+    # a day of the span whose hours differ is contradicted
+    wrong = read(engine, "Tuesday to Thursday we close at 5pm.")
+    assert ("Elmsworth Library", "wednesday_hours_end", "5pm", "Contradicted") in wrong
+    assert ("Elmsworth Library", "tuesday_hours_end", "5pm", "Verified") in wrong

@@ -285,9 +285,42 @@ def _value_stretches(
     return out
 
 
+_DAY_SPANS = frozenset({"to", "through", "thru", "till", "until", "-", "–"})
+_CLAUSE_BREAKS = frozenset({",", ";", "with", "but", "except"})
+
+
+def _spoken_days(lexed: LexedText, row: list[Lexeme], value: Lexeme) -> list[str]:
+    """The weekdays a value is said of, in order, a span filled in ("Tuesday to Friday" is
+    Tuesday, Wednesday, Thursday and Friday): those of its own clause (between commas, or
+    after "with"/"but"/"except"), else those of its sentence."""
+    if not row:
+        return []
+    named = [
+        m
+        for m in lexed.temporal
+        if row[0].start <= m.start < row[-1].end and m.kind == "weekday" and m.date is not None
+    ]
+    breaks = [
+        t.start
+        for t in lexed.tokens
+        if row[0].start <= t.start < row[-1].end and t.lower in _CLAUSE_BREAKS
+    ]
+    low = max((b for b in breaks if b < value.start), default=row[0].start)
+    high = min((b for b in breaks if b > value.start), default=row[-1].end)
+    named = [m for m in named if low <= m.start < high] or named
+    out: list[str] = []
+    for k, mention in enumerate(named):
+        day = mention.date.weekday()
+        if k and lexed.text[named[k - 1].end : mention.start].strip().lower() in _DAY_SPANS:
+            first = named[k - 1].date.weekday()
+            out += [WEEKDAYS[(first + n) % 7] for n in range(1, (day - first) % 7)]
+        out.append(WEEKDAYS[day])
+    return list(dict.fromkeys(out))
+
+
 _RATE_WORDS = frozenset({"a", "an", "per", "each"})
 _TOTAL_WORDS = frozenset({"total", "altogether"})
-_COUNT_VERBS = frozenset({"would", "will", "is", "are", "cost", "costs", "come", "comes"})
+_COUNT_VERBS = frozenset({"would", "will", "cost", "costs", "come", "comes"})
 
 
 def _count_at(token: Token) -> bool:
@@ -313,6 +346,14 @@ def _totals(
         if money.kind == "money" and rate.lower in _RATE_WORDS and after.kind == "word"
     }
     in_total = any(t.lower in _TOTAL_WORDS for t in tokens)
+    # a count inside a name or a longer value counts nothing ("the 10 Visit Pass")
+    inside = [lx for lx in row if lx.cat in ("ENT", "VAL", "NAME")]
+    counts = [
+        k
+        for k, t in enumerate(tokens[:-1])
+        if _count_at(t)
+        and not any(lx.start <= t.start < lx.end and lx.end > t.end for lx in inside)
+    ]
     out: set[int] = set()
     for claim in claims:
         if index.attribute_type(claim.predicate) != ValueType.money:
@@ -325,9 +366,8 @@ def _totals(
             continue  # "£80 a night", "£25 each": the rate itself
         counted = [
             None if noun.lower in _COUNT_VERBS else stem(noun.text)  # "so two would be £50"
-            for k, (count, noun) in enumerate(zip(tokens, tokens[1:], strict=False))
-            if _count_at(count)
-            and noun.kind == "word"
+            for k in counts
+            if (noun := tokens[k + 1]).kind == "word"
             and (k < at or (k == at + 2 and tokens[at + 1].lower == "for"))
         ]
         if any(n is None or n in units or n in priced or in_total for n in counted):
@@ -603,11 +643,23 @@ class Reader:
             )
             drafts = {}  # id(claim) -> the draft it was attached from
             claims = []
+            each_day = []  # claims of a value said of several weekdays, one per day
             for draft in row_drafts:
                 claim = self._attach(draft, chosen, ambiguous, resolver, sentence)
-                if claim is not None:
+                found = [claim] if claim is not None else []
+                spoken = _spoken_days(lexed, row, draft.value)
+                if not found and spoken:
+                    found = self._each_day(draft, chosen, ambiguous, resolver, sentence, spoken)
+                    each_day += found if len(spoken) > 1 else []
+                for claim in found:
                     drafts[id(claim)] = draft
                     claims.append(claim)
+            # "9am to 5:30pm Tuesday to Friday, with a late night until 8pm on Thursdays": a
+            # day's own value overrides the one said of the span
+            own = {(c.subject_id, c.predicate) for c in claims if c not in each_day}
+            claims = [
+                c for c in claims if c not in each_day or (c.subject_id, c.predicate) not in own
+            ]
             totals = _totals(lexed, row, claims, self.index)
             out.totals.extend(c.value for c in claims if id(c) in totals)
             claims = [c for c in claims if id(c) not in totals]
@@ -959,6 +1011,27 @@ class Reader:
         if cached is None or cached[0] is not ids:
             cached = self._id_sets[id(ids)] = (ids, frozenset(ids))
         return cached[1]
+
+    def _each_day(
+        self,
+        draft: ClaimDraft,
+        chosen: dict[int, Referent],
+        ambiguous: set[int],
+        resolver: ReferenceResolver,
+        sentence: _Sentence,
+        days: list[str],
+    ) -> list[AttachedClaim]:
+        """ "We're open 9am to 5:30pm Tuesday to Friday": a value said of several weekdays,
+        where each has a column of its own, is a claim on each day's column; none when any day
+        has no column it fits."""
+        out = []
+        for day in days:
+            one = replace(sentence, words=sentence.words - _DAY_WORDS | _with_short_days({day}))
+            claim = self._attach(draft, chosen, ambiguous, resolver, replace(one, own_days={}))
+            if claim is None or not names_weekday(claim.predicate, day):
+                return []
+            out.append(claim)
+        return out
 
     def _attach(
         self,
