@@ -126,3 +126,32 @@ def test_hours_said_over_a_span_of_days_are_read_for_each_day():
     wrong = read(engine, "Tuesday to Thursday we close at 5pm.")
     assert ("Elmsworth Library", "wednesday_hours_end", "5pm", "Contradicted") in wrong
     assert ("Elmsworth Library", "tuesday_hours_end", "5pm", "Verified") in wrong
+
+
+# A climbing wall's passes (our own): a pass named by a length of time, a card with money off.
+PASSES = """name,type,price,discount,length
+Week Pass,Object,£35,,
+Member Card,Object,£20,£4,
+Taster Session,Object,£15,,2 hours"""
+
+
+def test_a_name_after_an_article_opening_a_length_of_time_is_the_name():
+    engine = Engine(kb_from_csv(PASSES, origin="passes.csv"))
+    assert read(engine, "A week pass costs £35.") == [("Week Pass", "price", "£35", "Verified")]
+    assert read(engine, "The taster session takes a week.")[0][1:] == (
+        "length",
+        "a week",
+        "Contradicted",
+    )
+
+
+def test_money_off_is_read_as_the_discount():
+    engine = Engine(kb_from_csv(PASSES, origin="passes.csv"))
+    assert read(engine, "The member card takes £4 off.") == [
+        ("Member Card", "discount", "£4", "Verified")
+    ]
+    assert read(engine, "The member card takes £6 off.")[-1][1:] == (
+        "discount",
+        "£6",
+        "Contradicted",
+    )
