@@ -11,6 +11,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 from typing import TypeVar
 
 from lark import Lark
@@ -287,6 +288,22 @@ def _value_stretches(
 
 _DAY_SPANS = frozenset({"to", "through", "thru", "till", "until", "-", "–"})
 _CLAUSE_BREAKS = frozenset({",", ";", "with", "but", "except"})
+
+
+def _each_day(
+    attach: Callable[[_Sentence], AttachedClaim | None], sentence: _Sentence, days: list[str]
+) -> list[AttachedClaim]:
+    """ "We're open 9am to 5:30pm Tuesday to Friday": a value said of several weekdays, where
+    each has a column of its own, is a claim on each day's column (`attach` reads it against a
+    sentence speaking of that one day); none when any day has no column it fits."""
+    out = []
+    for day in days:
+        one = replace(sentence, words=sentence.words - _DAY_WORDS | _with_short_days({day}))
+        claim = attach(replace(one, own_days={}))
+        if claim is None or not names_weekday(claim.predicate, day):
+            return []
+        out.append(claim)
+    return out
 
 
 def _spoken_days(lexed: LexedText, row: list[Lexeme], value: Lexeme) -> list[str]:
@@ -649,7 +666,11 @@ class Reader:
                 found = [claim] if claim is not None else []
                 spoken = _spoken_days(lexed, row, draft.value)
                 if not found and spoken:
-                    found = self._each_day(draft, chosen, ambiguous, resolver, sentence, spoken)
+                    found = _each_day(
+                        partial(self._attach, draft, chosen, ambiguous, resolver),
+                        sentence,
+                        spoken,
+                    )
                     each_day += found if len(spoken) > 1 else []
                 for claim in found:
                     drafts[id(claim)] = draft
@@ -1011,27 +1032,6 @@ class Reader:
         if cached is None or cached[0] is not ids:
             cached = self._id_sets[id(ids)] = (ids, frozenset(ids))
         return cached[1]
-
-    def _each_day(
-        self,
-        draft: ClaimDraft,
-        chosen: dict[int, Referent],
-        ambiguous: set[int],
-        resolver: ReferenceResolver,
-        sentence: _Sentence,
-        days: list[str],
-    ) -> list[AttachedClaim]:
-        """ "We're open 9am to 5:30pm Tuesday to Friday": a value said of several weekdays,
-        where each has a column of its own, is a claim on each day's column; none when any day
-        has no column it fits."""
-        out = []
-        for day in days:
-            one = replace(sentence, words=sentence.words - _DAY_WORDS | _with_short_days({day}))
-            claim = self._attach(draft, chosen, ambiguous, resolver, replace(one, own_days={}))
-            if claim is None or not names_weekday(claim.predicate, day):
-                return []
-            out.append(claim)
-        return out
 
     def _attach(
         self,
