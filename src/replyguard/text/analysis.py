@@ -293,8 +293,9 @@ _CLAUSE_BREAKS = frozenset({",", ";", "with", "but", "except"})
 def _each_day(
     attach: Callable[[_Sentence], AttachedClaim | None], sentence: _Sentence, days: list[str]
 ) -> list[AttachedClaim]:
-    """ "We're open 9am to 5:30pm Tuesday to Friday": a value said of several weekdays, where
-    each has a column of its own, is a claim on each day's column (`attach` reads it against a
+    """ "We're open 9am to 5:30pm Tuesday to Friday": a typed value (a time, a price, not a
+    word such as "hot") said of several weekdays, where each has a column of its own, is a
+    claim on each day's column (`attach` reads it against a
     sentence speaking of that one day); none when any day has no column it fits."""
     out = []
     for day in days:
@@ -665,7 +666,7 @@ class Reader:
                 claim = self._attach(draft, chosen, ambiguous, resolver, sentence)
                 found = [claim] if claim is not None else []
                 spoken = _spoken_days(lexed, row, draft.value)
-                if not found and spoken:
+                if not found and spoken and draft.value.value_type not in (None, *_WORDY):
                     found = _each_day(
                         partial(self._attach, draft, chosen, ambiguous, resolver),
                         sentence,
