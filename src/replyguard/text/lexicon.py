@@ -8,7 +8,7 @@ reply goes through, so "John Smith's" and the KB name "John Smith" line up token
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -595,10 +595,13 @@ class KBIndex:
                 for form in {first, _plural(first)}:
                     if len(form) >= 3 and free(form):
                         self.names.add(form, NameHit(entity.id, implicit=False))
+        named = Counter(fold(e.name or "") for e in self.entities.values())
         for entity in self.entities.values():  # "two manicures", "the lodges' hot tubs"
             parts = fold(entity.name or "").split()
             if entity.type == EntityType.Person or not parts or not parts[-1].isalpha():
                 continue
+            if named[fold(entity.name or "")] > 1:
+                continue  # "three yoga activities" of three rows so named: the group, not one
             plural = " ".join([*parts[:-1], _plural(parts[-1])])
             if not parts[-1].endswith("s") and free(plural):
                 self.names.add(plural, NameHit(entity.id, implicit=False))
