@@ -534,8 +534,10 @@ def _cell_range(value: object) -> tuple[str | None, str, str] | None:
 def split_ranges(kb: KnowledgeBase) -> KnowledgeBase:
     """An attribute whose every value is a range of times, dates or amounts ("opening_hours":
     "6:00 pm - 9:30 pm") becomes its two bounds, `<attribute>_start` and `<attribute>_end`, so
-    "open from 6pm" and "until 10pm" are each checked against their own end. A range after a
-    qualifier ("Monday to Friday, 9:00 am - 5:00 pm") leaves the qualifier as the value."""
+    "open from 6pm" and "until 10pm" are each checked against their own end; so does one whose
+    other cells hold no value of the range's kind ("closed", "24 hours"), which stay whole. A
+    range after a qualifier ("Monday to Friday, 9:00 am - 5:00 pm") leaves the qualifier as the
+    value."""
     held: dict[str, list[object]] = defaultdict(list)
     for entity in kb.entities:
         for attribute in entity.attributes:
@@ -543,7 +545,9 @@ def split_ranges(kb: KnowledgeBase) -> KnowledgeBase:
     ranged = {
         a
         for a, values in held.items()
-        if a not in kb.attribute_schema and values and all(_cell_range(v) for v in values)
+        if a not in kb.attribute_schema
+        and any(_cell_range(v) for v in values)
+        and all(_cell_range(v) or infer_value_type(str(v)) not in _RANGED for v in values)
     }
     if not ranged:
         return kb
@@ -555,7 +559,7 @@ def split_ranges(kb: KnowledgeBase) -> KnowledgeBase:
                 attributes[attribute] = given
                 continue
             values = entity.values_of(attribute)[0]
-            if len(values) != 1:
+            if len(values) != 1 or _cell_range(values[0]) is None:  # "closed", "24 hours"
                 attributes[attribute] = given
                 continue
             head, low, high = _cell_range(values[0])  # type: ignore[misc]

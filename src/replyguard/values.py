@@ -18,6 +18,7 @@ from rapidfuzz.distance import Levenshtein
 
 from replyguard.models import ValueType
 from replyguard.text.temporal import (
+    NUMBER_WORDS,
     normalise_date,
     normalise_duration,
     normalise_time,
@@ -175,6 +176,8 @@ def _unit(u: str) -> str:
 
 def number_key(text: str) -> str | None:
     text = text.strip()
+    if text.lower() in NUMBER_WORDS:  # "four" is 4
+        return _num_key(NUMBER_WORDS[text.lower()])
     m = UNIT_NUMBER_RE.fullmatch(text)
     if m:
         n = _number(m["n"])
@@ -223,7 +226,18 @@ def money_amount(text: str) -> str | None:
     return key.rpartition(":")[2]  # "USD:12.50"; "free" is the currency-less "0"
 
 
+# "24/7": open every hour of every day, the whole of each day ("24 hours").
+_ROUND_THE_CLOCK = re.compile(r"24\s?/\s?7")
+
+
+def round_the_clock(text: str) -> bool:
+    """ "24/7": a number's digits that say a length of time, the whole day."""
+    return bool(_ROUND_THE_CLOCK.fullmatch(text.strip()))
+
+
 def duration_key(text: str) -> str | None:
+    if round_the_clock(text):
+        return _num_key(_MINUTES["day"])
     m = DURATION_RE.fullmatch(text.strip())
     if not m:
         return normalise_duration(text)  # "an hour and a half", "ninety minutes"

@@ -11,6 +11,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 from typing import TypeVar
 
 from lark import Lark
@@ -26,15 +27,22 @@ from replyguard.text.attachment import (
     one_value_each,
     strictly,
 )
-from replyguard.text.claims import ClaimDraft, Subject, extract_drafts
+from replyguard.text.claims import PREPOSITIONS, ClaimDraft, Subject, extract_drafts
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.rows import RowFinder
-from replyguard.text.temporal import WEEKDAYS, day_words, mention_weekday, names_weekday
+from replyguard.text.temporal import (
+    NUMBER_WORDS,
+    WEEKDAYS,
+    day_words,
+    mention_weekday,
+    names_weekday,
+)
+from replyguard.text.tokens import Token
 from replyguard.text.words import stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
-from replyguard.values import fold, order_key
+from replyguard.values import fold, order_key, round_the_clock
 
 _ORG_WORDS = {
     "inc",
@@ -87,6 +95,8 @@ class ReadText:
     pronouns: list[PronounReading] = field(default_factory=list)
     names: list[Lexeme] = field(default_factory=list)  # proper names the KB does not know
     claims: list[AttachedClaim] = field(default_factory=list)
+    # prices the reply worked out from a KB price ("two nights would be £160"): read, no claim
+    totals: list[Lexeme] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -121,6 +131,8 @@ class _Sentence:
 
     words: frozenset[str]  # content stems and the weekdays it speaks of
     own_days: dict[int, set[str]]  # value start -> the days a list says that value of
+    # value start -> the words of attribute names said only with other values of its type
+    elsewhere: dict[int, frozenset[str]]
     named: list[tuple[int, int, str]]  # (start, end, entity id) of the entities it names
     after_copula: frozenset[int]  # starts of the values after its verb of being
     # what each pronoun standing as a value ("wrote it") may refer to, likeliest first
@@ -137,7 +149,8 @@ class _Sentence:
     def words_for(self, value: Lexeme) -> frozenset[str]:
         """The sentence's words with the value's own days in place of all the days named."""
         own = self.own_days.get(value.start)
-        return self.words if own is None else self.words - _DAY_WORDS | _with_short_days(own)
+        words = self.words - self.elsewhere.get(value.start, frozenset())
+        return words if own is None else words - _DAY_WORDS | _with_short_days(own)
 
 
 def _without_qualifying_days(claims: list[AttachedClaim], index: KBIndex) -> list[AttachedClaim]:
@@ -227,6 +240,159 @@ def _value_days(lexed: LexedText, row: list[Lexeme]) -> dict[int, set[str]]:
     return out
 
 
+_WORDY = (ValueType.text, ValueType.enum)
+
+
+_CLAUSE_JOINS = frozenset({",", ";", "and", "or", "but", "while", "whereas"})
+
+
+def _value_stretches(
+    lexed: LexedText, row: list[Lexeme], parts: frozenset[str]
+) -> dict[int, frozenset[str]]:
+    """In a sentence saying several values of one type ("£48 with a senior stylist or £30 with
+    a junior one"), the stems of attribute-name words (`parts`) that go with another value of
+    that type, keyed by each value's start. A word goes with the value nearest it, counting
+    first the clauses joined between them ("and", "or", a comma), then the words."""
+    if not row:
+        return {}
+    typed: dict[ValueType, list[Lexeme]] = {}
+    for lx in row:
+        if lx.cat == "VAL" and lx.temporal is None and lx.value_type not in (None, *_WORDY):
+            typed.setdefault(lx.value_type, []).append(lx)
+    tokens = [t for t in lexed.tokens if row[0].start <= t.start < row[-1].end]
+    out: dict[int, frozenset[str]] = {}
+    for same in typed.values():
+        if len(same) < 2:
+            continue
+        place = {v.start: next(k for k, t in enumerate(tokens) if t.start >= v.start) for v in same}
+        joins = [k for k, t in enumerate(tokens) if t.lower in _CLAUSE_JOINS]
+        goes: dict[int, set[str]] = {v.start: set() for v in same}
+        for k, token in enumerate(tokens):
+            word = stem(token.text)
+            if word not in parts or any(v.start <= token.start < v.end for v in same):
+                continue
+            spans = {v.start: sorted((k, place[v.start])) for v in same}
+            nearest = min(
+                same,
+                key=lambda v: (
+                    sum(spans[v.start][0] < j < spans[v.start][1] for j in joins),
+                    spans[v.start][1] - spans[v.start][0],
+                ),
+            )
+            goes[nearest.start].add(word)
+        for value in same:
+            others = set().union(*(w for start, w in goes.items() if start != value.start))
+            out[value.start] = frozenset(others - goes[value.start])
+    return out
+
+
+_DAY_SPANS = frozenset({"to", "through", "thru", "till", "until", "-", "–"})
+_CLAUSE_BREAKS = frozenset({",", ";", "with", "but", "except"})
+
+
+def _each_day(
+    attach: Callable[[_Sentence], AttachedClaim | None], sentence: _Sentence, days: list[str]
+) -> list[AttachedClaim]:
+    """ "We're open 9am to 5:30pm Tuesday to Friday": a typed value (a time, a price, not a
+    word such as "hot") said of several weekdays, where each has a column of its own, is a
+    claim on each day's column (`attach` reads it against a
+    sentence speaking of that one day); none when any day has no column it fits."""
+    out = []
+    for day in days:
+        one = replace(sentence, words=sentence.words - _DAY_WORDS | _with_short_days({day}))
+        claim = attach(replace(one, own_days={}))
+        if claim is None or not names_weekday(claim.predicate, day):
+            return []
+        out.append(claim)
+    return out
+
+
+def _spoken_days(lexed: LexedText, row: list[Lexeme], value: Lexeme) -> list[str]:
+    """The weekdays a value is said of, in order, a span filled in ("Tuesday to Friday" is
+    Tuesday, Wednesday, Thursday and Friday): those of its own clause (between commas, or
+    after "with"/"but"/"except"), else those of its sentence."""
+    if not row:
+        return []
+    named = [
+        m
+        for m in lexed.temporal
+        if row[0].start <= m.start < row[-1].end and m.kind == "weekday" and m.date is not None
+    ]
+    breaks = [
+        t.start
+        for t in lexed.tokens
+        if row[0].start <= t.start < row[-1].end and t.lower in _CLAUSE_BREAKS
+    ]
+    low = max((b for b in breaks if b < value.start), default=row[0].start)
+    high = min((b for b in breaks if b > value.start), default=row[-1].end)
+    named = [m for m in named if low <= m.start < high] or named
+    out: list[str] = []
+    for k, mention in enumerate(named):
+        day = mention.date.weekday()
+        if k and lexed.text[named[k - 1].end : mention.start].strip().lower() in _DAY_SPANS:
+            first = named[k - 1].date.weekday()
+            out += [WEEKDAYS[(first + n) % 7] for n in range(1, (day - first) % 7)]
+        out.append(WEEKDAYS[day])
+    return list(dict.fromkeys(out))
+
+
+_RATE_WORDS = frozenset({"a", "an", "per", "each"})
+_TOTAL_WORDS = frozenset({"total", "altogether"})
+_COUNT_VERBS = frozenset({"would", "will", "cost", "costs", "come", "comes"})
+
+
+def _count_at(token: Token) -> bool:
+    """A count of two or more: "two", "3"."""
+    number = NUMBER_WORDS.get(token.lower, int(token.text) if token.text.isdigit() else 0)
+    return number >= 2
+
+
+def _totals(
+    lexed: LexedText, row: list[Lexeme], claims: list[AttachedClaim], index: KBIndex
+) -> set[int]:
+    """The ids of price claims that are totals the reply worked out from a KB price: said after
+    a count (or right after "for" and a count) of the thing priced ("two manicures would be
+    £50", "so two would be £50"), of the unit its sentence gives a rate in ("£80 a night, so
+    two nights would be £160"), or of anything "in total". A price said as a rate ("£80 a
+    night", "£25 each") is no total. Whether the sum is right is not checked."""
+    if not row:
+        return set()
+    tokens = [t for t in lexed.tokens if row[0].start <= t.start < row[-1].end]
+    units = {
+        stem(after.text)
+        for money, rate, after in zip(tokens, tokens[1:], tokens[2:], strict=False)
+        if money.kind == "money" and rate.lower in _RATE_WORDS and after.kind == "word"
+    }
+    in_total = any(t.lower in _TOTAL_WORDS for t in tokens)
+    # a count inside a name or a longer value counts nothing ("the 10 Visit Pass")
+    inside = [lx for lx in row if lx.cat in ("ENT", "VAL", "NAME")]
+    counts = [
+        k
+        for k, t in enumerate(tokens[:-1])
+        if _count_at(t)
+        and not any(lx.start <= t.start < lx.end and lx.end > t.end for lx in inside)
+    ]
+    out: set[int] = set()
+    for claim in claims:
+        if index.attribute_type(claim.predicate) != ValueType.money:
+            continue
+        entity = index.entities.get(claim.subject_id or "")
+        priced = {stem(w) for w in fold(entity.name).split()} if entity and entity.name else set()
+        at = next((k for k, t in enumerate(tokens) if t.start >= claim.value.start), len(tokens))
+        after = [t.lower for t in tokens[at + 1 : at + 3]]
+        if after[:1] and (after[0] == "each" or (after[0] in _RATE_WORDS and len(after) > 1)):
+            continue  # "£80 a night", "£25 each": the rate itself
+        counted = [
+            None if noun.lower in _COUNT_VERBS else stem(noun.text)  # "so two would be £50"
+            for k in counts
+            if (noun := tokens[k + 1]).kind == "word"
+            and (k < at or (k == at + 2 and tokens[at + 1].lower == "for"))
+        ]
+        if any(n is None or n in units or n in priced or in_total for n in counted):
+            out.add(id(claim))
+    return out
+
+
 _DAY_PREFIXES = frozenset("on for by this next".split())
 
 
@@ -270,12 +436,20 @@ def unread_values(
     every evening"), and a question states none."""
     kb_types = {spec.value_type for spec in schema.values()}
     text = read.lexed.text
-    skipped = [(c.value.start, c.value.end) for c in read.claims] + [
-        (s.start, s.end) for s in read.lexed.sentences if text[s.start : s.end].rstrip()[-1:] == "?"
-    ]
+    skipped = (
+        [(c.value.start, c.value.end) for c in read.claims]
+        + [(v.start, v.end) for v in read.totals]
+        + [
+            (s.start, s.end)
+            for s in read.lexed.sentences
+            if text[s.start : s.end].rstrip()[-1:] == "?"
+        ]
+    )
     out = []
-    for lexeme in read.lexed.lexemes:
-        if lexeme.cat != "VAL" or lexeme.pronoun is not None:
+    for lexeme, previous in zip(read.lexed.lexemes, [None, *read.lexed.lexemes], strict=False):
+        if lexeme.cat != "VAL" or lexeme.pronoun is not None or lexeme.text.lower() in NUMBER_WORDS:
+            continue  # a count said as a word ("two nights") is a value only after its cue
+        if _rate_unit(lexeme, previous, text):
             continue
         if lexeme.temporal is not None and lexeme.temporal.kind == "part_of_day":
             continue  # "in the evening" qualifies a time; it states none
@@ -284,23 +458,38 @@ def unread_values(
         if any(start < lexeme.end and lexeme.start < end for start, end in skipped):
             continue
         listed = [schema[a].value_type for a in lexeme.attributes if a in schema]
-        vtype = lexeme.value_type if lexeme.value_type in kb_types else next(iter(listed), None)
+        said = ValueType.duration if round_the_clock(lexeme.text) else lexeme.value_type
+        vtype = said if said in kb_types else next(iter(listed), None)
         if vtype is not None:
             out.append((lexeme, vtype))
     return out
+
+
+def _rate_unit(lexeme: Lexeme, previous: Lexeme | None, text: str) -> bool:
+    """ "£12 an hour", "$4 per hour": the length of time a price is said per is no duration."""
+    return (
+        lexeme.value_type == ValueType.duration
+        and previous is not None
+        and previous.value_type == ValueType.money
+        and text[previous.end : lexeme.start].strip().lower() in ("", "per", "/")
+    )
 
 
 def _picks_column(lexeme: Lexeme, read: ReadText) -> bool:
     """ "On Fridays we're open until 8pm": a weekday that names the attribute a claim of its
     sentence was read against (friday_hours) chose that column; "we're open Tuesday to
     Sunday": a weekday that names a column a cue of its sentence names (tuesday_open), which
-    the KB has for that day. Either was read, as no value."""
-    if lexeme.temporal is None or lexeme.temporal.kind != "weekday":
-        return False
+    the KB has for that day. Either was read, as no value. So was a word value naming a part of
+    a claim's attribute: "£62 with a junior stylist" (a person's role) chose `junior_price`."""
     sentence = next((s for s in read.lexed.sentences if s.start <= lexeme.start < s.end), None)
     if sentence is None:
         return False
     named = [c.predicate for c in read.claims if sentence.start <= c.value.start < sentence.end]
+    if lexeme.value_type in (None, *_WORDY):
+        said = {stem(w) for w in fold(lexeme.text).split() if w not in PREPOSITIONS}
+        return any(said & {stem(p) for p in a.lower().split("_")} for a in named)
+    if lexeme.temporal is None or lexeme.temporal.kind != "weekday":
+        return False
     named += [
         a
         for cue in read.lexed.lexemes
@@ -329,6 +518,14 @@ class Reader:
         """`organisation` is the id of the entity the reply speaks for, `voice` the words that
         speak for it ("we", "our": text/organisation.py)."""
         self.index = index
+        # the words of the KB's attribute names ("junior" of junior_price), days and
+        # prepositions aside
+        self._name_parts = frozenset(
+            stem(p)
+            for a in index.schema
+            for p in a.lower().split("_")
+            if p and p not in WEEKDAYS and p not in PREPOSITIONS
+        )
         self.organisation = organisation
         self.voice = voice
         self.words = words
@@ -441,6 +638,7 @@ class Reader:
             sentence = _Sentence(
                 words=_sentence_words(lexed, row, days) if row else frozenset(),
                 own_days=_value_days(lexed, row) if row else {},
+                elsewhere=_value_stretches(lexed, row, self._name_parts),
                 named=[
                     (m.lexeme.start, m.lexeme.end, m.entity_id)
                     for m in out.mentions
@@ -463,11 +661,30 @@ class Reader:
             )
             drafts = {}  # id(claim) -> the draft it was attached from
             claims = []
+            each_day = []  # claims of a value said of several weekdays, one per day
             for draft in row_drafts:
                 claim = self._attach(draft, chosen, ambiguous, resolver, sentence)
-                if claim is not None:
+                found = [claim] if claim is not None else []
+                spoken = _spoken_days(lexed, row, draft.value)
+                if not found and spoken and draft.value.value_type not in (None, *_WORDY):
+                    found = _each_day(
+                        partial(self._attach, draft, chosen, ambiguous, resolver),
+                        sentence,
+                        spoken,
+                    )
+                    each_day += found if len(spoken) > 1 else []
+                for claim in found:
                     drafts[id(claim)] = draft
                     claims.append(claim)
+            # "9am to 5:30pm Tuesday to Friday, with a late night until 8pm on Thursdays": a
+            # day's own value overrides the one said of the span
+            own = {(c.subject_id, c.predicate) for c in claims if c not in each_day}
+            claims = [
+                c for c in claims if c not in each_day or (c.subject_id, c.predicate) not in own
+            ]
+            totals = _totals(lexed, row, claims, self.index)
+            out.totals.extend(c.value for c in claims if id(c) in totals)
+            claims = [c for c in claims if id(c) not in totals]
             told: set[str] = set()
             for claim in _without_qualifying_days(one_value_each(claims, self.index), self.index):
                 draft = drafts[id(claim)]

@@ -16,9 +16,9 @@ from replyguard.models import Cardinality, Entity, ValueType
 from replyguard.text.claims import PREPOSITIONS, ClaimDraft
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
-from replyguard.text.temporal import WEEKDAYS
+from replyguard.text.temporal import NUMBER_WORDS, WEEKDAYS
 from replyguard.text.words import stem
-from replyguard.values import number_key, order_key
+from replyguard.values import number_key, order_key, round_the_clock
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
 YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
@@ -193,6 +193,17 @@ def _holds_weekdays(value: Lexeme, entity: Entity, attribute: str) -> bool:
     return bool(values) and all(str(v).strip().lower() in WEEKDAYS for v in values)
 
 
+def _kind_holds(entity: Entity, attributes: list[str], index: KBIndex) -> bool:
+    """Whether the entity, or any entity of its type, holds one of these attributes. A value the
+    KB lists only under attributes of entities of other kinds ("senior stylist", a person's
+    role, said beside a treatment) names one of those, not a value of this entity."""
+    return any(
+        a in entity.attributes or index.entities[h].type == entity.type
+        for a in attributes
+        for h in index.holders_of(a)
+    )
+
+
 def named_in(cue: str, attributes: object) -> list[str]:
     """Of these attributes, those whose names hold every part of a cue's attribute name: the
     KB's own column for a lexicon cue it lacks ("address" -> "venue_address")."""
@@ -220,7 +231,7 @@ def choose_attribute(
     value = draft.value
     if value.temporal is not None and value.temporal.kind == "part_of_day":
         return None  # "in the evening" qualifies a time; it is not one
-    vtype = value.value_type
+    vtype = ValueType.duration if round_the_clock(value.text) else value.value_type
     entity = index.entities.get(subject_id) if subject_id else None
     held = set(entity.attributes) if entity else set()
 
@@ -300,6 +311,10 @@ def choose_attribute(
         chosen = best(cued)
         return None if chosen is None else (chosen, draft.basis if draft.basis != "Bare" else "Cue")
     owners = [a for a in value.attributes if fits(a)]
+    if entity is not None and owners and not _kind_holds(entity, owners, index):
+        return None  # "a facial with a senior stylist": a person's role, no value of the facial
+    if owners and value.text.lower() in NUMBER_WORDS:
+        return None  # "two nights": a count said as a word is a column's only after its cue
     if owners:
         # a value the KB lists under one column may be said of another the sentence names:
         # "rain" is Friday's weather, but "On Saturday it will rain" is about Saturday

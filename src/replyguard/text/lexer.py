@@ -531,6 +531,10 @@ class Lexer:
         """A KB name that starts with a time or day and goes on past it ("Morning Session",
         "Saturday Club"): the name, not the time."""
         name = self.index.names.longest(words, i)
+        if name is None and words[i] in ("a", "an") and i + 1 < len(words):
+            # "a day pass": the article opens the mention "a day", but the name follows it
+            after = self.index.names.longest(words, i + 1)
+            name = None if after is None else (after[0] + 1, after[1])
         return name is not None and name[0] > _token_end(tokens, mention.end, i, end) - i
 
     def _opposite_cue(self, tokens: list[Token], words: list[str], i: int) -> Lexeme | None:

@@ -8,7 +8,7 @@ reply goes through, so "John Smith's" and the KB name "John Smith" line up token
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -19,6 +19,7 @@ from replyguard.kb import name_words
 from replyguard.models import EntityType, KnowledgeBase, ValueType
 from replyguard.rules import RuleForm
 from replyguard.text.inflection import WordPrior, cue_variants
+from replyguard.text.temporal import NUMBER_WORDS
 from replyguard.text.tokens import tokenize
 from replyguard.text.words import content_stems, stem
 from replyguard.values import FREE_WORDS, fold, is_short_code, value_head
@@ -39,6 +40,9 @@ SHAPED_TYPES = {
     ValueType.duration,
 }
 _OWNERS = ("our", "your")
+# Whole numbers a KB holds as counts ("sleeps": 4) are said as words too ("sleeps four"); "one"
+# is left out, as it stands for a thing as often as for a count ("the one with a hot tub").
+_SPELLED = {n: w for w, n in NUMBER_WORDS.items() if 2 <= n <= 20}
 MAX_VALUE_TOKENS = 16  # a full address: "Unit 4B, Riverside Retail Park, Station Road, Dunmore"
 _CODE_NAME = re.compile(r"[A-Z]{1,4}-?\d{2,}[A-Z0-9]*")  # the tokenizer's "ident"
 
@@ -340,6 +344,12 @@ class NameHit:
     implicit: bool  # a first name or surname read off a person's full name, not a listed alias
 
 
+def _whole(value: object) -> int | None:
+    """A KB value that is a whole number (4, "4"), or None."""
+    text = str(value).strip()
+    return int(text) if text.isdigit() else None
+
+
 def _digits(text: str) -> str:
     return "".join(c for c in text if c.isdigit())
 
@@ -531,6 +541,8 @@ class KBIndex:
             if attribute in self.polar:
                 continue  # a yes/no value is said by the attribute's words, not as "true"
             for v in entity.values_of(attribute)[0]:
+                if shaped and spec.value_type == ValueType.number and _whole(v) in _SPELLED:
+                    self.values.add(_SPELLED[_whole(v)], attribute)  # 4 said as "four"
                 if shaped and not (
                     spec.value_type == ValueType.money and fold(str(v)) in FREE_WORDS
                 ):
@@ -549,7 +561,8 @@ class KBIndex:
         """Shorter ways to name things of one kind. Of two-word names that end alike ("Adult
         Ticket", "Child Ticket"), the first word tells each apart, and names it alone or in
         the plural ("adults pay £9"); a name's last word no other name ends with names it after
-        the/our/your ("the masterclass" of "Fresh Pasta Masterclass"). Never a word that is
+        the/our/your ("the masterclass" of "Fresh Pasta Masterclass"). A thing's name in the
+        plural names it too ("two manicures"). Never a word that is
         already another name, a KB value or a word of one, or a word of the word lists."""
 
         def free(word: str, entity_id: str | None = None) -> bool:
@@ -582,6 +595,16 @@ class KBIndex:
                 for form in {first, _plural(first)}:
                     if len(form) >= 3 and free(form):
                         self.names.add(form, NameHit(entity.id, implicit=False))
+        named = Counter(fold(e.name or "") for e in self.entities.values())
+        for entity in self.entities.values():  # "two manicures", "the lodges' hot tubs"
+            parts = fold(entity.name or "").split()
+            if entity.type == EntityType.Person or not parts or not parts[-1].isalpha():
+                continue
+            if named[fold(entity.name or "")] > 1:
+                continue  # "three yoga activities" of three rows so named: the group, not one
+            plural = " ".join([*parts[:-1], _plural(parts[-1])])
+            if not parts[-1].endswith("s") and free(plural):
+                self.names.add(plural, NameHit(entity.id, implicit=False))
 
     def _index_place_name(self, entity_id: str, parts: list[str]) -> None:
         """Shorter ways to name a place: a distinctive first or last word ("Ravenswood" for
