@@ -322,7 +322,7 @@ def value_cues(lexed: LexedText, value: Lexeme) -> frozenset[str]:
 
 _GROUP_WORDS = frozenset({"us", "you"})
 _POSSESSIVES = frozenset("my our his her their your".split())
-_BEFORE_PARTY = frozenset({"for", "are", "of"})
+_BEFORE_PARTY = frozenset({"for", "are", "'re", "of"})
 
 
 def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) -> Details:
@@ -349,6 +349,16 @@ def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) 
         count = Lexeme("COUNT", k, end, start, stop, text, value_key=str(size))
         out.setdefault("party size", []).append(count)
 
+    def _more_people(k: int, size: int) -> tuple[int, int]:
+        """The size and end of a party counted on past "and" or a comma: "2 adults and 3
+        children" is 5."""
+        while k + 2 < len(tokens) and lowered[k] in ("and", ","):
+            more = number_at(k + 1)
+            if more is None or _party_noun(kinds, lowered[k + 2]) is None:
+                break
+            size, k = size + more, k + 3
+        return size, k
+
     for k in range(len(tokens)):
         size = number_at(k)
         nxt = lowered[k + 1 : k + 3]
@@ -364,7 +374,7 @@ def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) 
             and nxt[:1]
             and _party_noun(kinds, nxt[0]) == "Many"
         ):
-            add(k, size)  # "for 3 guests", "we are 3 adults"
+            add(k, *_more_people(k + 2, size))  # "for 3 guests", "we are 3 adults"
     for sentence in lexed.sentences:
         words = lowered[sentence.start_token : sentence.end_token]
         if "with" not in words or not {"i", "i'm", "we"} & set(words[: words.index("with")]):

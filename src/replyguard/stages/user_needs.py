@@ -1,0 +1,209 @@
+"""ContradictsPrior for replies that ignore what the user said of themselves: an offer the user
+cannot take, or another person of theirs than the one they spoke of.
+
+- **The only days they can come.** A user sentence that restricts itself to days ("I can only
+  make Thursdays", "we're only here on the 5th") names the days an offer must fall on; a reply
+  sentence that offers days, none of them among those, contradicts it.
+- **What they need.** A user sentence about themselves that names a yes/no attribute of the KB
+  by its head word ("I use a wheelchair" - wheelchair_access, "my guide dog" - dogs_allowed)
+  says they need it; a reply that offers an entity whose KB value of it is no contradicts it.
+- **Who they spoke of.** "My son" and then "your daughter's check-up": the reply names, as the
+  user's, a person (`party-noun` of one in metta/lexicon.metta) the user never named.
+
+Only sentences that deny nothing count, on both sides ("I don't need step-free access"; "the
+upper deck has no lift, but the main deck does"). Which words restrict the days and how sure
+each flag is are rules (`restricting-word`, `UserSaid` in metta/hallucination.metta).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replyguard.kb import name_words
+from replyguard.metta_host import Sym
+from replyguard.models import Evidence, HallucinationType, Span
+from replyguard.stages.candidates import Candidate
+from replyguard.stages.context import CallContext
+from replyguard.text.lexer import LexedText
+from replyguard.text.temporal import mention_weekday
+from replyguard.text.words import STOPWORDS, stem
+
+if TYPE_CHECKING:
+    from replyguard.dialogue import TurnReading
+    from replyguard.engine import Engine
+
+_NEGATIONS = frozenset({"negation", "absence-marker", "negative-marker"})
+
+
+def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> list[Candidate]:
+    """The reply's offers that contradict what a user turn said of the user (module doc)."""
+    act = Sym(reply_act)
+    if not (
+        engine.host.holds("restates-request", act) or engine.host.holds("acts-on-request", act)
+    ):
+        return []
+    users = [r for r in ctx.dialogue.readings if r.turn.role == "user"]
+    if not users:
+        return []
+    last = len(ctx.dialogue.readings) - 1
+    found = [
+        *_day_candidates(engine, ctx, users),
+        *_need_candidates(engine, ctx, users),
+        *_person_candidates(engine, ctx, users),
+    ]
+    return [
+        Candidate(
+            HallucinationType.ContradictsPrior,
+            (Sym("UserSaid"), Sym(kind), last - turn.index),
+            span,
+            reason,
+            suggestion=suggestion,
+            support=[Evidence(kind="turn", turn_id=turn.turn.id or "", text=turn.turn.text)],
+        )
+        for kind, turn, span, reason, suggestion in found
+    ]
+
+
+Found = tuple[str, "TurnReading", Span, str, str]
+
+
+def _plain(lexed: LexedText, *, questions: bool = False) -> list[tuple[int, int]]:
+    """(start, end) of the sentences that deny nothing (and, unless `questions`, ask nothing)."""
+    negative = [m.start for m in lexed.markers if m.kind in _NEGATIONS]
+    negative += [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
+    out = []
+    for s in lexed.sentences:
+        if not questions and lexed.text[s.start : s.end + 1].rstrip().endswith("?"):
+            continue
+        if not any(s.start <= m <= s.end for m in negative):
+            out.append((s.start, s.end + 1))
+    return out
+
+
+def _in(spans: list[tuple[int, int]], position: int) -> bool:
+    return any(a <= position < b for a, b in spans)
+
+
+def _day_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    allowed: tuple[TurnReading, set[str]] | None = None
+    for reading in users:  # the latest restriction holds
+        lexed = reading.reading.lexed
+        for a, b in _plain(lexed):
+            words = {t.lower for t in lexed.tokens if a <= t.start < b}
+            if not any(engine.host.holds("restricting-word", w) for w in words):
+                continue
+            days = {d for m in lexed.temporal if a <= m.start < b and (d := mention_weekday(m))}
+            if days:
+                allowed = (reading, days)
+    if allowed is None:
+        return []
+    reading, days = allowed
+    reply = ctx.reply.lexed
+    plain = _plain(reply)
+    offered = [(m, d) for m in reply.temporal if _in(plain, m.start) and (d := mention_weekday(m))]
+    if not offered or any(d in days for _, d in offered):
+        return []
+    mention, day = offered[0]
+    said = " or ".join(sorted(days))
+    return [
+        (
+            "OnlyDays",
+            reading,
+            Span(start=mention.start, end=mention.end),
+            f"turn {reading.turn.id or ''} said the user can only come on {said}, "
+            f"and the reply offers {day}",
+            f"Offer {said}, or say that nothing is available then",
+        )
+    ]
+
+
+def _head_stem(attribute: str) -> str | None:
+    words = [w for w in name_words(attribute) if w.lower() not in STOPWORDS]
+    return stem(words[0].lower()) if words else None
+
+
+def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    index = engine.index
+    heads = {a: h for a in index.polar if (h := _head_stem(a))}
+    if not heads:
+        return []
+    needs: dict[str, TurnReading] = {}
+    for reading in users:
+        lexed = reading.reading.lexed
+        plain = _plain(lexed, questions=True)
+        selves = [lx.start for lx in lexed.lexemes if lx.cat == "SELF"]
+        for a, b in plain:
+            if not any(a <= s < b for s in selves):
+                continue
+            stems = {stem(t.lower.replace("-", "")) for t in lexed.tokens if a <= t.start < b}
+            for attribute, head in heads.items():
+                if head in stems:
+                    needs[attribute] = reading
+    if not needs:
+        return []
+    reply = ctx.reply.lexed
+    plain = _plain(reply)
+    out: list[Found] = []
+    for lexeme in reply.lexemes:
+        if lexeme.cat != "ENT" or len(lexeme.entity_ids) != 1 or not _in(plain, lexeme.start):
+            continue
+        entity = index.entities[lexeme.entity_ids[0]]
+        for attribute, reading in needs.items():
+            held = getattr(
+                entity.attributes.get(attribute), "value", entity.attributes.get(attribute)
+            )
+            if held is None or index.polarity(held) is not False:
+                continue
+            out.append(
+                (
+                    "Need",
+                    reading,
+                    Span(start=lexeme.start, end=lexeme.end),
+                    f"turn {reading.turn.id or ''} says the user needs {attribute}, and "
+                    f"{entity.label}'s {attribute} is '{held}' in the knowledge base",
+                    f"Offer something whose {attribute} is yes, or say that {entity.label} "
+                    "does not have it",
+                )
+            )
+    return out
+
+
+def _people(engine: Engine, lexed: LexedText, owner: str) -> list[tuple[int, str]]:
+    """(token index, word) of each person of one (`party-noun` One) said right after a word of
+    the `owner` lexeme category: SELF ("my son") or ADDR ("your daughter")."""
+    tokens = lexed.tokens
+    kinds = engine.words.markers.get
+    after = {lx.end_tok for lx in lexed.lexemes if lx.cat == owner}
+    return [
+        (k, tokens[k].lower)
+        for k in sorted(after)
+        if k < len(tokens) and "party-noun:One" in (str(x) for x in kinds(tokens[k].lower))
+    ]
+
+
+def _person_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    theirs: dict[str, TurnReading] = {}
+    said: set[str] = set()
+    for reading in users:
+        lexed = reading.reading.lexed
+        said |= {t.lower for t in lexed.tokens}
+        for _, word in _people(engine, lexed, "SELF"):
+            theirs[word] = reading
+    if not theirs:
+        return []
+    reply = ctx.reply.lexed
+    plain = _plain(reply)
+    reading = list(theirs.values())[-1]
+    named = ", ".join(sorted(theirs))
+    return [
+        (
+            "OtherPerson",
+            reading,
+            Span(start=reply.tokens[k].start, end=reply.tokens[k].end),
+            f"turn {reading.turn.id or ''} speaks of the user's {named}, and the reply of "
+            f"their {word}",
+            f"Speak of the user's {named}",
+        )
+        for k, word in _people(engine, reply, "ADDR")
+        if word not in said and _in(plain, reply.tokens[k].start)
+    ]
