@@ -106,6 +106,9 @@ def test_a_reply_that_answers_another_question_is_regenerated(pool, query, reply
         ("What time do you open on Friday?", "On Fridays we open at 6:30am."),
         ("Is the main pool heated?", "Yes, the main pool is heated."),
         ("Is the lido wheelchair accessible?", "I'm afraid the lido has no wheelchair access."),
+        # a when-question answered by days; a yes/no one by the asked attribute's words
+        ("When is Aqua Fit on?", "Aqua Fit runs on Mondays and Thursdays."),
+        ("Are children allowed in the sauna?", "Sorry, children aren't allowed in the sauna."),
     ],
 )
 def test_a_reply_that_answers_the_question_is_not_answering_another(pool, query, reply):
@@ -124,6 +127,12 @@ def test_an_offer_on_a_day_the_user_cannot_come_contradicts_them(pool):
     assert result.recommendation.kind == R.Regenerate
     kept = verdict(pool, "You could try Thursday's Aqua Fit at 7pm.", "Any classes?", turns)
     assert not _prior(kept)
+
+
+def test_a_restriction_said_with_regret_still_restricts(pool):
+    turns = _turns("I'm afraid I'm only around on Thursdays.")
+    result = verdict(pool, "Monday's Aqua Fit starts at 7pm.", "Any classes?", turns)
+    assert _prior(result)
 
 
 def test_a_weekday_said_without_restriction_binds_no_offer(pool):
@@ -170,3 +179,10 @@ def test_a_party_counted_over_and_is_the_sum(pool):
     assert _prior(wrong)
     right = verdict(pool, "For the four of you that's Aqua Fit at 7pm.", "What's on?", turns)
     assert not _prior(right)
+
+
+def test_a_thing_of_ours_named_by_an_act_word_is_no_act(pool):
+    result = verdict(pool, "Our booking desk is by the main entrance.", "Where do I pay?")
+    assert result.coherence.discourse_coherence.reply_act == "Answer"
+    booked = verdict(pool, "Booking you in now.", "Can I join?")
+    assert booked.coherence.discourse_coherence.reply_act == "Confirmation"

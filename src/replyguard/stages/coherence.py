@@ -219,7 +219,7 @@ def _coverage_evidence(
         direct = direct_answer(reply.lexed) is not None
         affirmative = bool(reply.lexed.markers_of("affirmative-marker"))
         negative = bool(reply.lexed.markers_of("negative-marker"))
-        stated = _states_asked(ctx, focus_attribute)
+        stated = _states_asked(engine, ctx, focus_entity, focus_attribute)
         return (
             Sym("YesNoEvidence"),
             direct,
@@ -256,7 +256,9 @@ def _coverage_evidence(
         if focus_attribute
         else False
     )
-    present = _has_answer_type(engine, ctx, expected)
+    present = _has_answer_type(engine, ctx, expected) or (
+        classify_question(ctx.query).wh_word == "when" and _has_answer_type(engine, ctx, "Date")
+    )  # "when can I see her?" - "she works on Fridays"
     return (
         Sym("AnswerEvidence"),
         focus_value,
@@ -305,20 +307,26 @@ def _answers_another_polar(engine: Engine, ctx: CallContext, focus_entity: str |
     step-free?" of step_free) answered by other attributes of it and by no word of the asked
     one ("the studio holds twelve people"). The attribute is the one whose name shares a word
     with the question; the caller has seen no yes, no or value of what was asked."""
-    entity = engine.index.entities.get(focus_entity) if focus_entity else None
-    if entity is None or not ctx.claims:
+    if focus_entity not in engine.index.entities or not ctx.claims:
         return False
-    query_stems = set(content_stems([t.text for t in ctx.query_reading.lexed.tokens]))
-    asked = {
-        a
-        for a, stems in engine.index.polar.items()
-        if a in entity.attributes and stems & query_stems
-    }
+    asked = _asked_polar(engine, ctx, focus_entity)
     if not asked:
         return False
     reply_stems = set(ctx.reply.lexed.stems)
     claimed = {c.attached.predicate for c in ctx.claims}
     return not (asked & claimed) and not any(engine.index.polar[a] & reply_stems for a in asked)
+
+
+def _asked_polar(engine: Engine, ctx: CallContext, entity_id: str | None) -> set[str]:
+    """The yes/no attributes (of the entity asked about, if one is) whose names share a word
+    with the question: "is the hall step-free?" asks step_free_access."""
+    entity = engine.index.entities.get(entity_id) if entity_id else None
+    query_stems = set(content_stems([t.text for t in ctx.query_reading.lexed.tokens]))
+    return {
+        a
+        for a, stems in engine.index.polar.items()
+        if (entity is None or a in entity.attributes) and stems & query_stems
+    }
 
 
 def _says_a_number(ctx: CallContext) -> bool:
@@ -333,11 +341,17 @@ def _asks_several(query: str) -> bool:
     return sum(w in WH_WORDS for w in re.findall(r"[a-z]+", query.lower())) > 1
 
 
-def _states_asked(ctx: CallContext, focus_attribute: str | None) -> bool:
-    """Whether the reply answers a yes/no question by stating what it asks about: a value of
-    the attribute the question names or of the kind of value it holds ("Is it from 2015?" -
-    "It's from 2011"), or, to a question asking for things (`instance-request`: "Can you find
-    ...", "anything else?"), a KB entity the question does not name."""
+def _states_asked(
+    engine: Engine, ctx: CallContext, focus_entity: str | None, focus_attribute: str | None
+) -> bool:
+    """Whether the reply answers a yes/no question by stating what it asks about: the words of
+    the yes/no attribute it asks, a value of the attribute the question names or of the kind of
+    value it holds ("Is it from 2015?" - "It's from 2011"), or, to a question asking for
+    things (`instance-request`: "Can you find ...", "anything else?"), a KB entity the
+    question does not name."""
+    reply_stems = set(ctx.reply.lexed.stems)
+    if any(engine.index.polar[a] <= reply_stems for a in _asked_polar(engine, ctx, focus_entity)):
+        return True  # "are you open late?" - "we aren't open late": the reply says it, in words
     query = ctx.query_reading.lexed
     kinds = {lx.value_type for lx in query.lexemes if lx.cat == "VAL" and lx.value_type}
     days = {d for m in query.temporal if (d := mention_weekday(m)) is not None}

@@ -32,7 +32,9 @@ if TYPE_CHECKING:
     from replyguard.dialogue import TurnReading
     from replyguard.engine import Engine
 
-_NEGATIONS = frozenset({"negation", "absence-marker", "negative-marker"})
+_DENIALS = frozenset({"negation", "absence-marker"})
+# a reply's regret ("I'm afraid ...") gives no offer either; a user's is a manner of speaking
+_REGRETS = _DENIALS | {"negative-marker"}
 
 
 def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> list[Candidate]:
@@ -67,9 +69,13 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
 Found = tuple[str, "TurnReading", Span, str, str]
 
 
-def _plain(lexed: LexedText, *, questions: bool = False) -> list[tuple[int, int]]:
-    """(start, end) of the sentences that deny nothing (and, unless `questions`, ask nothing)."""
-    negative = [m.start for m in lexed.markers if m.kind in _NEGATIONS]
+def _plain(
+    lexed: LexedText, *, questions: bool = False, user: bool = False
+) -> list[tuple[int, int]]:
+    """(start, end) of the sentences that deny (or, in a reply, regret) nothing and, unless
+    `questions`, ask nothing."""
+    kinds = _DENIALS if user else _REGRETS
+    negative = [m.start for m in lexed.markers if m.kind in kinds]
     negative += [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
     out = []
     for s in lexed.sentences:
@@ -88,7 +94,7 @@ def _day_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) 
     allowed: tuple[TurnReading, set[str]] | None = None
     for reading in users:  # the latest restriction holds
         lexed = reading.reading.lexed
-        for a, b in _plain(lexed):
+        for a, b in _plain(lexed, user=True):
             words = {t.lower for t in lexed.tokens if a <= t.start < b}
             if not any(engine.host.holds("restricting-word", w) for w in words):
                 continue
@@ -130,7 +136,7 @@ def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
     needs: dict[str, TurnReading] = {}
     for reading in users:
         lexed = reading.reading.lexed
-        plain = _plain(lexed, questions=True)
+        plain = _plain(lexed, questions=True, user=True)
         selves = [lx.start for lx in lexed.lexemes if lx.cat == "SELF"]
         for a, b in plain:
             if not any(a <= s < b for s in selves):
@@ -149,10 +155,8 @@ def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
             continue
         entity = index.entities[lexeme.entity_ids[0]]
         for attribute, reading in needs.items():
-            held = getattr(
-                entity.attributes.get(attribute), "value", entity.attributes.get(attribute)
-            )
-            if held is None or index.polarity(held) is not False:
+            held = entity.values_of(attribute)[0] if attribute in entity.attributes else []
+            if len(held) != 1 or index.polarity(held[0]) is not False:
                 continue
             out.append(
                 (
@@ -160,7 +164,7 @@ def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
                     reading,
                     Span(start=lexeme.start, end=lexeme.end),
                     f"turn {reading.turn.id or ''} says the user needs {attribute}, and "
-                    f"{entity.label}'s {attribute} is '{held}' in the knowledge base",
+                    f"{entity.label}'s {attribute} is '{held[0]}' in the knowledge base",
                     f"Offer something whose {attribute} is yes, or say that {entity.label} "
                     "does not have it",
                 )
