@@ -186,3 +186,26 @@ def test_a_thing_of_ours_named_by_an_act_word_is_no_act(pool):
     assert result.coherence.discourse_coherence.reply_act == "Answer"
     booked = verdict(pool, "Booking you in now.", "Can I join?")
     assert booked.coherence.discourse_coherence.reply_act == "Confirmation"
+
+
+def test_an_offer_on_the_wrong_side_of_the_users_time_bound_contradicts_them(pool):
+    turns = _turns("I finish work late, so it has to be after 7:30pm.")
+    early = verdict(
+        pool, "Aqua Fit on Thursday starts at 7pm.", "Is there a class I can do?", turns
+    )
+    assert [f.content for f in _prior(early)] == ["7pm"]
+    assert early.recommendation.kind == R.Regenerate
+    late = verdict(pool, "On Fridays we're open until 9pm.", "Can I swim then?", turns)
+    assert not _prior(late)
+
+
+def test_an_entity_named_by_what_the_user_said_they_have_none_of_contradicts_them(pool):
+    turns = _turns("We'll just swim, no sauna for us.")
+    offered = verdict(pool, "The Sauna is £9 a session.", "What else is there?", turns)
+    assert [f.content for f in _prior(offered)] == ["Sauna"]
+    assert offered.recommendation.kind == R.Regenerate
+    # the same entity named by a user who wants it is theirs
+    wanted = verdict(
+        pool, "The Sauna is £9 a session.", "How much is the sauna?", _turns("I love a sauna.")
+    )
+    assert not _prior(wanted)

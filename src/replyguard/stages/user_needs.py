@@ -12,7 +12,7 @@ cannot take, or another person of theirs than the one they spoke of.
 
 Only sentences that deny nothing count, on both sides ("I don't need step-free access"; "the
 upper deck has no lift, but the main deck does"). Which words restrict the days and how sure
-each flag is are rules (`restricting-word`, `UserSaid` in metta/hallucination.metta).
+each flag is are rules (`restricting-words`, `UserSaid` in metta/hallucination.metta).
 """
 
 from __future__ import annotations
@@ -26,12 +26,13 @@ from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.text.lexer import LexedText
 from replyguard.text.temporal import mention_weekday
-from replyguard.text.words import STOPWORDS, stem
+from replyguard.text.words import STOPWORDS, content_stems, stem
 
 if TYPE_CHECKING:
     from replyguard.dialogue import TurnReading
     from replyguard.engine import Engine
 
+_DENIED_WORDS = 3  # how many words after a negation name what the user has or wants none of
 _DENIALS = frozenset({"negation", "absence-marker"})
 # a reply's regret ("I'm afraid ...") gives no offer either; a user's is a manner of speaking
 _REGRETS = _DENIALS | {"negative-marker"}
@@ -50,6 +51,8 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
     last = len(ctx.dialogue.readings) - 1
     found = [
         *_day_candidates(engine, ctx, users),
+        *_time_candidates(ctx, users),
+        *_denied_candidates(engine, ctx, users),
         *_need_candidates(engine, ctx, users),
         *_person_candidates(engine, ctx, users),
     ]
@@ -91,12 +94,12 @@ def _in(spans: list[tuple[int, int]], position: int) -> bool:
 
 
 def _day_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    restricting = set(str(engine.setting("restricting-words")).split())
     allowed: tuple[TurnReading, set[str]] | None = None
     for reading in users:  # the latest restriction holds
         lexed = reading.reading.lexed
         for a, b in _plain(lexed, user=True):
-            words = {t.lower for t in lexed.tokens if a <= t.start < b}
-            if not any(engine.host.holds("restricting-word", w) for w in words):
+            if not any(t.lower in restricting for t in lexed.tokens if a <= t.start < b):
                 continue
             days = {d for m in lexed.temporal if a <= m.start < b and (d := mention_weekday(m))}
             if days:
@@ -121,6 +124,103 @@ def _day_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) 
             f"Offer {said}, or say that nothing is available then",
         )
     ]
+
+
+_SIDES = (("order-after", "after"), ("order-before", "before"))
+
+
+def _time_candidates(ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """The latest bound a user set on the time ("it has to be after 6pm", `order-after` and
+    `order-before`), against a reply whose times all fall on the other side of it."""
+    bound = None
+    for reading in users:
+        lexed = reading.reading.lexed
+        plain = _plain(lexed, user=True)
+        for kind, side in _SIDES:
+            for marker in lexed.markers_of(kind):
+                at = next(
+                    (
+                        m
+                        for m in lexed.temporal
+                        if m.time is not None and marker.start <= m.start <= marker.end + 1
+                    ),
+                    None,
+                )
+                if at is not None and _in(plain, marker.start):
+                    bound = (reading, side, at)
+    if bound is None:
+        return []
+    reading, side, limit = bound
+    plain = _plain(ctx.reply.lexed)
+    times = [m for m in ctx.reply.lexed.temporal if m.time is not None and _in(plain, m.start)]
+    if not times or any((m.time > limit.time) == (side == "after") for m in times):
+        return []
+    first = times[0]
+    return [
+        (
+            "TimeBound",
+            reading,
+            Span(start=first.start, end=first.end),
+            f"turn {reading.turn.id or ''} said it must be {side} {limit.text}, and the reply "
+            f"offers {first.text}",
+            f"Offer a time {side} {limit.text}, or say that there is none",
+        )
+    ]
+
+
+def _denied_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """A KB entity offered in the words of a thing the user said they do not have or want ("I'm
+    on foot, no car" - "you'll need a car ticket"): the content words right after a user's
+    negation, against the words of the entity's name."""
+    denied: dict[str, TurnReading] = {}
+    wanted: set[str] = set()  # entities a user named outside what they deny
+    for reading in users:
+        lexed = reading.reading.lexed
+        tokens = lexed.tokens
+        negations = [lx.end_tok for lx in lexed.lexemes if lx.cat == "NEG"]
+        for end in negations:
+            sentence = next(
+                (x for x in lexed.sentences if x.start_token <= end < x.end_token), None
+            )
+            if sentence is None or lexed.text[sentence.start : sentence.end + 1].rstrip().endswith(
+                "?"
+            ):
+                continue
+            for token in tokens[end : min(end + _DENIED_WORDS, sentence.end_token)]:
+                if token.kind != "word":
+                    break
+                if token.lower not in STOPWORDS:
+                    denied[stem(token.lower)] = reading
+        wanted |= {
+            e
+            for lx in lexed.lexemes
+            if lx.cat == "ENT"
+            and not any(0 <= lx.start_tok - end < _DENIED_WORDS for end in negations)
+            for e in lx.entity_ids
+        }
+    if not denied:
+        return []
+    plain = _plain(ctx.reply.lexed)
+    out: list[Found] = []
+    for lexeme in ctx.reply.lexed.lexemes:
+        if lexeme.cat != "ENT" or len(lexeme.entity_ids) != 1 or not _in(plain, lexeme.start):
+            continue
+        entity = engine.index.entities[lexeme.entity_ids[0]]
+        hit = next((w for w in content_stems(name_words(entity.label)) if w in denied), None)
+        if hit is None or entity.id in wanted:
+            continue
+        reading = denied[hit]
+        out.append(
+            (
+                "Denied",
+                reading,
+                Span(start=lexeme.start, end=lexeme.end),
+                f"turn {reading.turn.id or ''} said the user has or wants no {hit}, and the "
+                f"reply offers {entity.label}",
+                f"Offer something other than {entity.label}",
+            )
+        )
+    return out
 
 
 def _head_stem(attribute: str) -> str | None:
