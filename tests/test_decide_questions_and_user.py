@@ -156,8 +156,16 @@ def test_an_offer_without_what_the_user_needs_contradicts_them(pool):
         assert not _prior(verdict(pool, reply, "Where should we swim?", turns))
 
 
-def test_a_need_the_user_denies_binds_nothing(pool):
-    turns = _turns("We don't need a wheelchair, we're all fine on steps.")
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We don't need a wheelchair, we're all fine on steps.",
+        # a question asks about the facility, it states no need
+        "Can you tell me whether the pools have wheelchair access?",
+    ],
+)
+def test_a_need_the_user_denies_or_asks_about_binds_nothing(pool, said):
+    turns = _turns(said)
     result = verdict(
         pool, "The Outdoor Lido is perfect for a family swim.", "Where should we swim?", turns
     )

@@ -72,17 +72,15 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
 Found = tuple[str, "TurnReading", Span, str, str]
 
 
-def _plain(
-    lexed: LexedText, *, questions: bool = False, user: bool = False
-) -> list[tuple[int, int]]:
-    """(start, end) of the sentences that deny (or, in a reply, regret) nothing and, unless
-    `questions`, ask nothing."""
+def _plain(lexed: LexedText, *, user: bool = False) -> list[tuple[int, int]]:
+    """(start, end) of the sentences that ask nothing and deny (or, in a reply, regret)
+    nothing: a user's question states no need ("is it free or is there a fee?")."""
     kinds = _DENIALS if user else _REGRETS
     negative = [m.start for m in lexed.markers if m.kind in kinds]
     negative += [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
     out = []
     for s in lexed.sentences:
-        if not questions and lexed.text[s.start : s.end + 1].rstrip().endswith("?"):
+        if lexed.text[s.start : s.end + 1].rstrip().endswith("?"):
             continue
         if not any(s.start <= m <= s.end for m in negative):
             out.append((s.start, s.end + 1))
@@ -236,7 +234,7 @@ def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
     needs: dict[str, TurnReading] = {}
     for reading in users:
         lexed = reading.reading.lexed
-        plain = _plain(lexed, questions=True, user=True)
+        plain = _plain(lexed, user=True)
         selves = [lx.start for lx in lexed.lexemes if lx.cat == "SELF"]
         for a, b in plain:
             if not any(a <= s < b for s in selves):
