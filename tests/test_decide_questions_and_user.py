@@ -217,3 +217,19 @@ def test_an_entity_named_by_what_the_user_said_they_have_none_of_contradicts_the
         pool, "The Sauna is £9 a session.", "How much is the sauna?", _turns("I love a sauna.")
     )
     assert not _prior(wanted)
+
+
+def test_another_thing_of_the_users_of_a_kind_the_kb_names_contradicts_them(pool):
+    turns = _turns("I'd like to pay for my sauna visit.")
+    wrong = verdict(pool, "Your lido visit is £9.", "How much is it?", turns)
+    assert [f.content for f in _prior(wrong)] == ["lido"]
+    right = verdict(pool, "Your sauna visit is £9.", "How much is it?", turns)
+    assert not _prior(right)
+
+
+def test_a_party_of_one_said_as_just_you_contradicts_a_larger_party(pool):
+    turns = _turns("I'm coming with my two sons.")
+    alone = verdict(pool, "For just yourself, a sauna visit is £9.", "What does it cost?", turns)
+    assert [f.content for f in _prior(alone)] == ["just yourself"]
+    together = verdict(pool, "For the three of you, Aqua Fit is at 7pm.", "What's on?", turns)
+    assert not _prior(together)

@@ -7,8 +7,10 @@ cannot take, or another person of theirs than the one they spoke of.
 - **What they need.** A user sentence about themselves that names a yes/no attribute of the KB
   by its head word ("I use a wheelchair" - wheelchair_access, "my guide dog" - dogs_allowed)
   says they need it; a reply that offers an entity whose KB value of it is no contradicts it.
-- **Who they spoke of.** "My son" and then "your daughter's check-up": the reply names, as the
-  user's, a person (`party-noun` of one in metta/lexicon.metta) the user never named.
+- **Who or what they spoke of.** "My son" and then "your daughter's check-up", "my rabbit" and
+  then "your dog": the reply names, as the user's, a person (`party-noun` of one in
+  metta/lexicon.metta) or a thing of the kind the KB names ("dog" of Dog Walking) the user never
+  named, where the user named one of theirs.
 
 Only sentences that deny nothing count, on both sides ("I don't need step-free access"; "the
 upper deck has no lift, but the main deck does"). Which words restrict the days and how sure
@@ -270,42 +272,51 @@ def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
     return out
 
 
-def _people(engine: Engine, lexed: LexedText, owner: str) -> list[tuple[int, str]]:
-    """(token index, word) of each person of one (`party-noun` One) said right after a word of
-    the `owner` lexeme category: SELF ("my son") or ADDR ("your daughter")."""
+def _owned(engine: Engine, lexed: LexedText, owner: str) -> list[tuple[int, str, str]]:
+    """(token index, word, class) of each person or thing said right after a word of the
+    `owner` kind, `self-reference` ("my son", "my rabbit") or `addressee` ("your daughter"):
+    a person of one (`party-noun` One) is of the class "person", a word of the KB's names
+    ("rabbit" of Rabbit Vaccination) of the class "thing"."""
     tokens = lexed.tokens
     kinds = engine.words.markers.get
-    after = {lx.end_tok for lx in lexed.lexemes if lx.cat == owner}
-    return [
-        (k, tokens[k].lower)
-        for k in sorted(after)
-        if k < len(tokens) and "party-noun:One" in (str(x) for x in kinds(tokens[k].lower))
-    ]
+    out = []
+    for k in range(1, len(tokens)):
+        if owner not in kinds(tokens[k - 1].lower):
+            continue
+        word = tokens[k].lower
+        if "party-noun:One" in (str(x) for x in kinds(word)):
+            out.append((k, word, "person"))
+        elif word in engine.index.name_words and word not in STOPWORDS:
+            out.append((k, word, "thing"))
+    return out
 
 
 def _person_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
-    theirs: dict[str, TurnReading] = {}
+    theirs: dict[str, dict[str, TurnReading]] = {}  # class -> word -> where the user said it
     said: set[str] = set()
     for reading in users:
         lexed = reading.reading.lexed
         said |= {t.lower for t in lexed.tokens}
-        for _, word in _people(engine, lexed, "SELF"):
-            theirs[word] = reading
+        for _, word, kind in _owned(engine, lexed, "self-reference"):
+            theirs.setdefault(kind, {})[word] = reading
     if not theirs:
         return []
     reply = ctx.reply.lexed
     plain = _plain(reply)
-    reading = list(theirs.values())[-1]
-    named = ", ".join(sorted(theirs))
-    return [
-        (
-            "OtherPerson",
-            reading,
-            Span(start=reply.tokens[k].start, end=reply.tokens[k].end),
-            f"turn {reading.turn.id or ''} speaks of the user's {named}, and the reply of "
-            f"their {word}",
-            f"Speak of the user's {named}",
+    out: list[Found] = []
+    for k, word, kind in _owned(engine, reply, "addressee"):
+        if kind not in theirs or word in said or not _in(plain, reply.tokens[k].start):
+            continue
+        named = ", ".join(sorted(theirs[kind]))
+        reading = list(theirs[kind].values())[-1]
+        out.append(
+            (
+                "OtherPerson",
+                reading,
+                Span(start=reply.tokens[k].start, end=reply.tokens[k].end),
+                f"turn {reading.turn.id or ''} speaks of the user's {named}, and the reply of "
+                f"their {word}",
+                f"Speak of the user's {named}",
+            )
         )
-        for k, word in _people(engine, reply, "ADDR")
-        if word not in said and _in(plain, reply.tokens[k].start)
-    ]
+    return out

@@ -323,10 +323,13 @@ def value_cues(lexed: LexedText, value: Lexeme) -> frozenset[str]:
 _GROUP_WORDS = frozenset({"us", "you"})
 _POSSESSIVES = frozenset("my our his her their your".split())
 _BEFORE_PARTY = frozenset({"for", "are", "'re", "of"})
+_ALONE = frozenset({"just", "only"})  # "for just yourself": a party of one
+_YOU_ALONE = frozenset({"you", "yourself"})
 
 
 def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) -> Details:
-    """How many people a text says come: "the two of us", "for 3 guests", "a team of six", or
+    """How many people a text says come: "the two of us", "for 3 guests", "a team of six",
+    "just yourself", or
     the speaker and those they come with ("I'm travelling with my partner and our two kids": 4),
     under the slot "party size" as a COUNT lexeme. Who counts as a person, as one or several,
     or as a group counted after "of", is the word list `party-noun`; a plural or a group said
@@ -362,7 +365,9 @@ def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) 
     for k in range(len(tokens)):
         size = number_at(k)
         nxt = lowered[k + 1 : k + 3]
-        if size is not None and nxt[:1] == ["of"] and nxt[1:] and nxt[1] in _GROUP_WORDS:
+        if lowered[k] in _ALONE and nxt[:1] and nxt[0] in _YOU_ALONE and nxt[1:2] != ["and"]:
+            add(k, 1, k + 2)  # "just yourself", "only you"
+        elif size is not None and nxt[:1] == ["of"] and nxt[1:] and nxt[1] in _GROUP_WORDS:
             add(k, size)  # "the two of you"
         elif size is not None and k > 1 and lowered[k - 1] == "of":
             if _party_noun(kinds, lowered[k - 2]) == "Group":
