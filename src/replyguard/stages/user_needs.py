@@ -19,7 +19,8 @@ each flag is are rules (`restricting-words`, `UserSaid` in metta/hallucination.m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from replyguard.kb import name_words
 from replyguard.metta_host import Sym
@@ -33,6 +34,12 @@ from replyguard.text.words import STOPWORDS, content_stems, stem
 if TYPE_CHECKING:
     from replyguard.dialogue import TurnReading
     from replyguard.engine import Engine
+
+
+class Spanned(Protocol):
+    start: int
+    end: int
+
 
 _DENIED_WORDS = 3  # how many words after a negation name what the user has or wants none of
 _DENIALS = frozenset({"negation", "absence-marker"})
@@ -61,17 +68,26 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
     return [
         Candidate(
             HallucinationType.ContradictsPrior,
-            (Sym("UserSaid"), Sym(kind), last - turn.index),
-            span,
-            reason,
-            suggestion=suggestion,
-            support=[Evidence(kind="turn", turn_id=turn.turn.id or "", text=turn.turn.text)],
+            (Sym("UserSaid"), Sym(f.kind), last - f.turn.index),
+            Span(start=f.at.start, end=f.at.end),
+            f"turn {f.turn.turn.id or ''} {f.reason}",
+            suggestion=f.fix,
+            support=[Evidence(kind="turn", turn_id=f.turn.turn.id or "", text=f.turn.turn.text)],
         )
-        for kind, turn, span, reason, suggestion in found
+        for f in found
     ]
 
 
-Found = tuple[str, "TurnReading", Span, str, str]
+@dataclass(frozen=True)
+class Found:
+    """What the reply says against a user turn: the kind (OnlyDays, Need, ...), the turn, the
+    reply's words (anything with a start and an end), why, and what to do instead."""
+
+    kind: str
+    turn: TurnReading
+    at: Spanned
+    reason: str
+    fix: str
 
 
 def _plain(lexed: LexedText, *, user: bool = False) -> list[tuple[int, int]]:
@@ -114,16 +130,8 @@ def _day_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) 
         return []
     mention, day = offered[0]
     said = " or ".join(sorted(days))
-    return [
-        (
-            "OnlyDays",
-            reading,
-            Span(start=mention.start, end=mention.end),
-            f"turn {reading.turn.id or ''} said the user can only come on {said}, "
-            f"and the reply offers {day}",
-            f"Offer {said}, or say that nothing is available then",
-        )
-    ]
+    reason = f"said the user can only come on {said}, and the reply offers {day}"
+    return [Found("OnlyDays", reading, mention, reason, f"Offer {said}, or say there is none then")]
 
 
 _SIDES = (("order-after", "after"), ("order-before", "before"))
@@ -156,16 +164,8 @@ def _time_candidates(ctx: CallContext, users: list[TurnReading]) -> list[Found]:
     if not times or any((m.time > limit.time) == (side == "after") for m in times):
         return []
     first = times[0]
-    return [
-        (
-            "TimeBound",
-            reading,
-            Span(start=first.start, end=first.end),
-            f"turn {reading.turn.id or ''} said it must be {side} {limit.text}, and the reply "
-            f"offers {first.text}",
-            f"Offer a time {side} {limit.text}, or say that there is none",
-        )
-    ]
+    reason = f"said it must be {side} {limit.text}, and the reply offers {first.text}"
+    return [Found("TimeBound", reading, first, reason, f"Offer a time {side} {limit.text}")]
 
 
 def _denied_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
@@ -210,16 +210,8 @@ def _denied_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
         if hit is None or entity.id in wanted:
             continue
         reading = denied[hit]
-        out.append(
-            (
-                "Denied",
-                reading,
-                Span(start=lexeme.start, end=lexeme.end),
-                f"turn {reading.turn.id or ''} said the user has or wants no {hit}, and the "
-                f"reply offers {entity.label}",
-                f"Offer something other than {entity.label}",
-            )
-        )
+        reason = f"said the user has or wants no {hit}, and the reply offers {entity.label}"
+        out.append(Found("Denied", reading, lexeme, reason, f"Offer no {entity.label}"))
     return out
 
 
@@ -258,17 +250,12 @@ def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
             held = entity.values_of(attribute)[0] if attribute in entity.attributes else []
             if len(held) != 1 or index.polarity(held[0]) is not False:
                 continue
-            out.append(
-                (
-                    "Need",
-                    reading,
-                    Span(start=lexeme.start, end=lexeme.end),
-                    f"turn {reading.turn.id or ''} says the user needs {attribute}, and "
-                    f"{entity.label}'s {attribute} is '{held[0]}' in the knowledge base",
-                    f"Offer something whose {attribute} is yes, or say that {entity.label} "
-                    "does not have it",
-                )
+            reason = (
+                f"says the user needs {attribute}, and {entity.label}'s {attribute} is "
+                f"'{held[0]}' in the knowledge base"
             )
+            fix = f"Offer something whose {attribute} is yes"
+            out.append(Found("Need", reading, lexeme, reason, fix))
     return out
 
 
@@ -309,14 +296,6 @@ def _person_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
             continue
         named = ", ".join(sorted(theirs[kind]))
         reading = list(theirs[kind].values())[-1]
-        out.append(
-            (
-                "OtherPerson",
-                reading,
-                Span(start=reply.tokens[k].start, end=reply.tokens[k].end),
-                f"turn {reading.turn.id or ''} speaks of the user's {named}, and the reply of "
-                f"their {word}",
-                f"Speak of the user's {named}",
-            )
-        )
+        reason = f"speaks of the user's {named}, and the reply of their {word}"
+        out.append(Found("OtherPerson", reading, reply.tokens[k], reason, f"Say {named}"))
     return out
