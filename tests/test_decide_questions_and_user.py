@@ -183,8 +183,10 @@ _LIDO = "The Outdoor Lido is perfect for a family swim."
         # another person or thing of the user's than the one they named
         ("My husband would like a class.", "Which?", "Your wife would enjoy Aqua Fit.", ["wife"]),
         ("My husband would like a class.", "Which?", "Your husband would enjoy Aqua Fit.", []),
-        ("I'd like to pay for my sauna visit.", "How much?", "Your lido visit is £9.", ["lido"]),
-        ("I'd like to pay for my sauna visit.", "How much?", "Your sauna visit is £9.", []),
+        ("I've booked my outdoor swim.", "How much?", "Your main pool swim is £5.", ["main"]),
+        ("I've booked my outdoor swim.", "How much?", "Your outdoor swim is £5.", []),
+        # a word that is a whole name by itself may be another word's synonym ("home", "house")
+        ("I'd like to pay for my sauna visit.", "How much?", "Your lido visit is £9.", []),
         # a party counted over "and", or said as "just yourself"
         ("We're three adults and one child.", "How much?", "For the two of you it's £18.", ["two"]),
         ("We're three adults and one child.", "What's on?", "For the four of you, Aqua Fit.", []),

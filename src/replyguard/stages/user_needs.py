@@ -9,8 +9,8 @@ cannot take, or another person of theirs than the one they spoke of.
   says they need it; a reply that offers an entity whose KB value of it is no contradicts it.
 - **Who or what they spoke of.** "My son" and then "your daughter's check-up", "my rabbit" and
   then "your dog": the reply names, as the user's, a person (`party-noun` of one in
-  metta/lexicon.metta) or a thing of the kind the KB names ("dog" of Dog Walking) the user never
-  named, where the user named one of theirs.
+  metta/lexicon.metta) or a kind of thing the KB tells apart by the first word of its names
+  ("dog" of Dog Walking) the user never named, where the user named one of theirs.
 
 Only sentences that deny nothing count, on both sides ("I don't need step-free access"; "the
 upper deck has no lift, but the main deck does"). Which words restrict the days and how sure
@@ -278,6 +278,18 @@ def _owned(engine: Engine, lexed: LexedText, owner: str) -> list[tuple[int, str,
     return out
 
 
+def _name_modifiers(engine: Engine) -> frozenset[str]:
+    """The first words of the KB's names and aliases of more than one word: the kinds of thing
+    the KB tells apart ("rabbit" of Rabbit Vaccination, "car" of Car Return), not a name said
+    alone ("home"), which another word may name too."""
+    return frozenset(
+        words[0]
+        for entity in engine.index.entities.values()
+        for name in (entity.name or "", *entity.aliases)
+        if len(words := name.lower().split()) > 1
+    )
+
+
 def _person_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
     theirs: dict[str, dict[str, TurnReading]] = {}  # class -> word -> where the user said it
     said: set[str] = set()
@@ -291,9 +303,14 @@ def _person_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
     reply = ctx.reply.lexed
     plain = _plain(reply)
     out: list[Found] = []
+    modifiers: frozenset[str] | None = None
     for k, word, kind in _owned(engine, reply, "addressee"):
         if kind not in theirs or word in said or not _in(plain, reply.tokens[k].start):
             continue
+        if kind == "thing":  # "home" and "house" name one place; "dog" and "rabbit" do not
+            modifiers = _name_modifiers(engine) if modifiers is None else modifiers
+            if word not in modifiers or not modifiers & theirs[kind].keys():
+                continue
         named = ", ".join(sorted(theirs[kind]))
         reading = list(theirs[kind].values())[-1]
         reason = f"speaks of the user's {named}, and the reply of their {word}"
