@@ -169,7 +169,7 @@ def test_guidance_names_each_fix_once():
     result = verdict(
         Engine(kb),
         "The FX410 sails on Tuesdays and Thursdays, on the MV Hoy.",
-        "When does it sail?",
+        "What time does it sail?",
     )
     guidance = result.recommendation.guidance or ""
     assert result.recommendation.kind == R.Regenerate

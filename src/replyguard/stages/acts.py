@@ -31,9 +31,16 @@ def _markers_at_start(text: str, words: WordLists, prefix: str) -> list[str]:
     return kinds
 
 
+_PERSONS = frozenset({"self-reference", "addressee"})
+
+
 def _kinds_at(tokens: list[str], i: int, words: WordLists, prefix: str) -> list[str]:
     """The word-list kinds with `prefix` of the longest phrase at word i that has any: "remind
-    me about" is a detail phrase, and "remind me" within it still marks a request."""
+    me about" is a detail phrase, and "remind me" within it still marks a request. A phrase
+    right after a first- or second-person word names a thing of theirs, not an act: "our
+    booking office", "your booking reference"."""
+    if i > 0 and _PERSONS & set(words.markers.get(tokens[i - 1])):
+        return []
     for _, payloads in words.markers.starting_at(tokens, i):
         kinds = [k for k in payloads if isinstance(k, str) and k.startswith(prefix)]
         if kinds:

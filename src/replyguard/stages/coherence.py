@@ -36,7 +36,7 @@ from replyguard.stages.context import CallContext
 from replyguard.stages.polar_answers import direct_answer
 from replyguard.text.lexer import Lexeme
 from replyguard.text.questions import WH_WORDS, classify_question
-from replyguard.text.temporal import mention_weekday, names_weekday
+from replyguard.text.temporal import NUMBER_WORDS, mention_weekday, names_weekday
 from replyguard.text.words import STOPWORDS, content_stems, stem
 
 if TYPE_CHECKING:
@@ -161,7 +161,8 @@ def _qud(engine: Engine, ctx: CallContext, reply_act: str) -> QUDRelevanceResult
         answer_coverage=coverage,
         semantic_relevance=relevance,
         addresses_qud=bool(addresses),
-        answers_another_question=evidence[0] == Sym("AnswerEvidence") and evidence[4] is True,
+        answers_another_question=evidence[0] in (Sym("AnswerEvidence"), Sym("YesNoEvidence"))
+        and evidence[-1] is True,
         issues=_issue(
             issue,
             description,
@@ -190,8 +191,19 @@ def _query_focus(ctx: CallContext) -> tuple[str | None, str | None]:
     entity = reading.mentions[0].entity_id if reading.mentions else None
     if entity is None and reading.pronouns and reading.pronouns[0].resolved:
         entity = reading.pronouns[0].resolved.entity_id
-    cues = [lx for lx in reading.lexed.lexemes if lx.cat == "CUE"]
+    cues = _naming_cues(reading.lexed.lexemes)
     return entity, (cues[0].attributes[0] if cues else None)
+
+
+def _naming_cues(lexemes: list[Lexeme]) -> list[Lexeme]:
+    """The cues that name an attribute by a word of their own: a preposition of a column's
+    name ("on" of works_on) names no attribute by itself ("what time do you open on Monday?")."""
+    return [
+        lx
+        for lx in lexemes
+        if lx.cat == "CUE"
+        and any(w not in STOPWORDS for w in re.findall(r"[a-z]+", lx.text.lower()))
+    ]
 
 
 def _coverage_evidence(
@@ -204,12 +216,18 @@ def _coverage_evidence(
 ) -> object:
     reply = ctx.reply
     if qtype == QuestionType.YesNo:
+        direct = direct_answer(reply.lexed) is not None
+        affirmative = bool(reply.lexed.markers_of("affirmative-marker"))
+        negative = bool(reply.lexed.markers_of("negative-marker"))
+        stated = _states_asked(engine, ctx, focus_entity, focus_attribute)
         return (
             Sym("YesNoEvidence"),
-            direct_answer(reply.lexed) is not None,
-            bool(reply.lexed.markers_of("affirmative-marker")),
-            bool(reply.lexed.markers_of("negative-marker")),
-            _states_asked(ctx, focus_attribute),
+            direct,
+            affirmative,
+            negative,
+            stated,
+            not (direct or affirmative or negative or stated)
+            and _answers_another_polar(engine, ctx, focus_entity),
         )
     if qtype == QuestionType.Alternative:
         query_values = {
@@ -238,7 +256,9 @@ def _coverage_evidence(
         if focus_attribute
         else False
     )
-    present = _has_answer_type(engine, ctx, expected)
+    present = _has_answer_type(engine, ctx, expected) or (
+        classify_question(ctx.query).wh_word == "when" and _has_answer_type(engine, ctx, "Date")
+    )  # "when can I see her?" - "she works on Fridays"
     return (
         Sym("AnswerEvidence"),
         focus_value,
@@ -256,13 +276,12 @@ def _answers_another(engine: Engine, ctx: CallContext, expected: str, present: b
     several things ("what time is it and who is coming?") is partly answered by one of them, and
     a claimed attribute whose name shares a word with the question is about what was asked."""
     claimed = {c.attached.predicate for c in ctx.claims}
-    if not claimed or _asks_several(ctx.query):
-        return False
+    if _asks_several(ctx.query) or (not claimed and _says_a_number(ctx)):
+        return False  # nothing read, but a number the reading missed may be the answer
     fitting = _ANSWERING_TYPES.get(expected)
     asked = {
         a
-        for lx in ctx.query_reading.lexed.lexemes
-        if lx.cat == "CUE"
+        for lx in _naming_cues(ctx.query_reading.lexed.lexemes)
         for a in lx.attributes
         if fitting is None or engine.index.attribute_type(a) in fitting
     }
@@ -283,15 +302,56 @@ def _answers_another(engine: Engine, ctx: CallContext, expected: str, present: b
     return not present and expected in _VALUE_ANSWERS
 
 
+def _answers_another_polar(engine: Engine, ctx: CallContext, focus_entity: str | None) -> bool:
+    """A yes/no question about a yes/no attribute of the entity it names ("is the studio
+    step-free?" of step_free) answered by other attributes of it and by no word of the asked
+    one ("the studio holds twelve people"). The attribute is the one whose name shares a word
+    with the question; the caller has seen no yes, no or value of what was asked."""
+    if focus_entity not in engine.index.entities or not ctx.claims:
+        return False
+    asked = _asked_polar(engine, ctx, focus_entity)
+    if not asked:
+        return False
+    reply_stems = set(ctx.reply.lexed.stems)
+    claimed = {c.attached.predicate for c in ctx.claims}
+    return not (asked & claimed) and not any(engine.index.polar[a] & reply_stems for a in asked)
+
+
+def _asked_polar(engine: Engine, ctx: CallContext, entity_id: str | None) -> set[str]:
+    """The yes/no attributes (of the entity asked about, if one is) whose names share a word
+    with the question: "is the hall step-free?" asks step_free_access."""
+    entity = engine.index.entities.get(entity_id) if entity_id else None
+    query_stems = set(content_stems([t.text for t in ctx.query_reading.lexed.tokens]))
+    return {
+        a
+        for a, stems in engine.index.polar.items()
+        if (entity is None or a in entity.attributes) and stems & query_stems
+    }
+
+
+def _says_a_number(ctx: CallContext) -> bool:
+    """Whether the reply holds a number in digits or words ("twenty pounds", "eight places")."""
+    return any(
+        t.kind == "num" or any(w in NUMBER_WORDS for w in t.lower.split("-"))
+        for t in ctx.reply.lexed.tokens
+    )
+
+
 def _asks_several(query: str) -> bool:
     return sum(w in WH_WORDS for w in re.findall(r"[a-z]+", query.lower())) > 1
 
 
-def _states_asked(ctx: CallContext, focus_attribute: str | None) -> bool:
-    """Whether the reply answers a yes/no question by stating what it asks about: a value of
-    the attribute the question names or of the kind of value it holds ("Is it from 2015?" -
-    "It's from 2011"), or, to a question asking for things (`instance-request`: "Can you find
-    ...", "anything else?"), a KB entity the question does not name."""
+def _states_asked(
+    engine: Engine, ctx: CallContext, focus_entity: str | None, focus_attribute: str | None
+) -> bool:
+    """Whether the reply answers a yes/no question by stating what it asks about: the words of
+    the yes/no attribute it asks, a value of the attribute the question names or of the kind of
+    value it holds ("Is it from 2015?" - "It's from 2011"), or, to a question asking for
+    things (`instance-request`: "Can you find ...", "anything else?"), a KB entity the
+    question does not name."""
+    reply_stems = set(ctx.reply.lexed.stems)
+    if any(engine.index.polar[a] <= reply_stems for a in _asked_polar(engine, ctx, focus_entity)):
+        return True  # "are you open late?" - "we aren't open late": the reply says it, in words
     query = ctx.query_reading.lexed
     kinds = {lx.value_type for lx in query.lexemes if lx.cat == "VAL" and lx.value_type}
     days = {d for m in query.temporal if (d := mention_weekday(m)) is not None}

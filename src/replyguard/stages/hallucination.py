@@ -31,6 +31,7 @@ from replyguard.stages.restatement import restatement_candidates
 from replyguard.stages.speculation import speculation_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
 from replyguard.stages.unknown_events import unknown_event_candidates
+from replyguard.stages.user_needs import user_need_candidates
 from replyguard.text.lexer import Lexeme
 from replyguard.values import fold, value_key
 
@@ -45,6 +46,7 @@ def detect_hallucinations(
 ) -> list[HallucinationFlag]:
     candidates = [
         *restatement_candidates(engine, ctx, reply_act),
+        *user_need_candidates(engine, ctx, reply_act),
         *_claim_candidates(engine, ctx),
         *_entity_candidates(engine, ctx),
         *unknown_event_candidates(engine, ctx),

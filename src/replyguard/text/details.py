@@ -322,11 +322,14 @@ def value_cues(lexed: LexedText, value: Lexeme) -> frozenset[str]:
 
 _GROUP_WORDS = frozenset({"us", "you"})
 _POSSESSIVES = frozenset("my our his her their your".split())
-_BEFORE_PARTY = frozenset({"for", "are", "of"})
+_BEFORE_PARTY = frozenset({"for", "are", "'re", "of"})
+_ALONE = frozenset({"just", "only"})  # "for just yourself": a party of one
+_YOU_ALONE = frozenset({"you", "yourself"})
 
 
 def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) -> Details:
-    """How many people a text says come: "the two of us", "for 3 guests", "a team of six", or
+    """How many people a text says come: "the two of us", "for 3 guests", "a team of six",
+    "just yourself", or
     the speaker and those they come with ("I'm travelling with my partner and our two kids": 4),
     under the slot "party size" as a COUNT lexeme. Who counts as a person, as one or several,
     or as a group counted after "of", is the word list `party-noun`; a plural or a group said
@@ -349,10 +352,22 @@ def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) 
         count = Lexeme("COUNT", k, end, start, stop, text, value_key=str(size))
         out.setdefault("party size", []).append(count)
 
+    def _more_people(k: int, size: int) -> tuple[int, int]:
+        """The size and end of a party counted on past "and" or a comma: "2 adults and 3
+        children" is 5."""
+        while k + 2 < len(tokens) and lowered[k] in ("and", ","):
+            more = number_at(k + 1)
+            if more is None or _party_noun(kinds, lowered[k + 2]) is None:
+                break
+            size, k = size + more, k + 3
+        return size, k
+
     for k in range(len(tokens)):
         size = number_at(k)
         nxt = lowered[k + 1 : k + 3]
-        if size is not None and nxt[:1] == ["of"] and nxt[1:] and nxt[1] in _GROUP_WORDS:
+        if lowered[k] in _ALONE and nxt[:1] and nxt[0] in _YOU_ALONE and nxt[1:2] != ["and"]:
+            add(k, 1, k + 2)  # "just yourself", "only you"
+        elif size is not None and nxt[:1] == ["of"] and nxt[1:] and nxt[1] in _GROUP_WORDS:
             add(k, size)  # "the two of you"
         elif size is not None and k > 1 and lowered[k - 1] == "of":
             if _party_noun(kinds, lowered[k - 2]) == "Group":
@@ -364,7 +379,7 @@ def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) 
             and nxt[:1]
             and _party_noun(kinds, nxt[0]) == "Many"
         ):
-            add(k, size)  # "for 3 guests", "we are 3 adults"
+            add(k, *_more_people(k + 2, size))  # "for 3 guests", "we are 3 adults"
     for sentence in lexed.sentences:
         words = lowered[sentence.start_token : sentence.end_token]
         if "with" not in words or not {"i", "i'm", "we"} & set(words[: words.index("with")]):

@@ -1,0 +1,318 @@
+"""ContradictsPrior for replies that ignore what the user said of themselves: an offer the user
+cannot take, or another person of theirs than the one they spoke of.
+
+- **The only days they can come.** A user sentence that restricts itself to days ("I can only
+  make Thursdays", "we're only here on the 5th") names the days an offer must fall on; a reply
+  sentence that offers days, none of them among those, contradicts it.
+- **What they need.** A user sentence about themselves that names a yes/no attribute of the KB
+  by its head word ("I use a wheelchair" - wheelchair_access, "my guide dog" - dogs_allowed)
+  says they need it; a reply that offers an entity whose KB value of it is no contradicts it.
+- **Who or what they spoke of.** "My son" and then "your daughter's check-up", "my rabbit" and
+  then "your dog": the reply names, as the user's, a person (`party-noun` of one in
+  metta/lexicon.metta) or a kind of thing the KB tells apart by the first word of its names
+  ("dog" of Dog Walking) the user never named, where the user named one of theirs.
+
+Only sentences that deny nothing count, on both sides ("I don't need step-free access"; "the
+upper deck has no lift, but the main deck does"). Which words restrict the days and how sure
+each flag is are rules (`restricting-words`, `UserSaid` in metta/hallucination.metta).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from replyguard.kb import name_words
+from replyguard.metta_host import Sym
+from replyguard.models import Evidence, HallucinationType, Span
+from replyguard.stages.candidates import Candidate
+from replyguard.stages.context import CallContext
+from replyguard.text.lexer import LexedText
+from replyguard.text.temporal import mention_weekday
+from replyguard.text.words import STOPWORDS, content_stems, stem
+
+if TYPE_CHECKING:
+    from replyguard.dialogue import TurnReading
+    from replyguard.engine import Engine
+
+
+class Spanned(Protocol):
+    start: int
+    end: int
+
+
+_DENIED_WORDS = 3  # how many words after a negation name what the user has or wants none of
+_DENIALS = frozenset({"negation", "absence-marker"})
+# a reply's regret ("I'm afraid ...") gives no offer either; a user's is a manner of speaking
+_REGRETS = _DENIALS | {"negative-marker"}
+
+
+def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> list[Candidate]:
+    """The reply's offers that contradict what a user turn said of the user (module doc)."""
+    act = Sym(reply_act)
+    if not (
+        engine.host.holds("restates-request", act) or engine.host.holds("acts-on-request", act)
+    ):
+        return []
+    users = [r for r in ctx.dialogue.readings if r.turn.role == "user"]
+    if not users:
+        return []
+    last = len(ctx.dialogue.readings) - 1
+    found = [
+        *_day_candidates(engine, ctx, users),
+        *_time_candidates(ctx, users),
+        *_denied_candidates(engine, ctx, users),
+        *_need_candidates(engine, ctx, users),
+        *_person_candidates(engine, ctx, users),
+    ]
+    return [
+        Candidate(
+            HallucinationType.ContradictsPrior,
+            (Sym("UserSaid"), Sym(f.kind), last - f.turn.index),
+            Span(start=f.at.start, end=f.at.end),
+            f"turn {f.turn.turn.id or ''} {f.reason}",
+            suggestion=f.fix,
+            support=[Evidence(kind="turn", turn_id=f.turn.turn.id or "", text=f.turn.turn.text)],
+        )
+        for f in found
+    ]
+
+
+@dataclass(frozen=True)
+class Found:
+    """What the reply says against a user turn: the kind (OnlyDays, Need, ...), the turn, the
+    reply's words (anything with a start and an end), why, and what to do instead."""
+
+    kind: str
+    turn: TurnReading
+    at: Spanned
+    reason: str
+    fix: str
+
+
+def _plain(lexed: LexedText, *, user: bool = False) -> list[tuple[int, int]]:
+    """(start, end) of the sentences that ask nothing and deny (or, in a reply, regret)
+    nothing: a user's question states no need ("is it free or is there a fee?")."""
+    kinds = _DENIALS if user else _REGRETS
+    negative = [m.start for m in lexed.markers if m.kind in kinds]
+    negative += [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
+    out = []
+    for s in lexed.sentences:
+        if lexed.text[s.start : s.end + 1].rstrip().endswith("?"):
+            continue
+        if not any(s.start <= m <= s.end for m in negative):
+            out.append((s.start, s.end + 1))
+    return out
+
+
+def _in(spans: list[tuple[int, int]], position: int) -> bool:
+    return any(a <= position < b for a, b in spans)
+
+
+def _day_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    restricting = set(str(engine.setting("restricting-words")).split())
+    allowed: tuple[TurnReading, set[str]] | None = None
+    for reading in users:  # the latest restriction holds
+        lexed = reading.reading.lexed
+        for a, b in _plain(lexed, user=True):
+            if not any(t.lower in restricting for t in lexed.tokens if a <= t.start < b):
+                continue
+            days = {d for m in lexed.temporal if a <= m.start < b and (d := mention_weekday(m))}
+            if days:
+                allowed = (reading, days)
+    if allowed is None:
+        return []
+    reading, days = allowed
+    reply = ctx.reply.lexed
+    plain = _plain(reply)
+    offered = [(m, d) for m in reply.temporal if _in(plain, m.start) and (d := mention_weekday(m))]
+    if not offered or any(d in days for _, d in offered):
+        return []
+    mention, day = offered[0]
+    said = " or ".join(sorted(days))
+    reason = f"said the user can only come on {said}, and the reply offers {day}"
+    return [Found("OnlyDays", reading, mention, reason, f"Offer {said}, or say there is none then")]
+
+
+_SIDES = (("order-after", "after"), ("order-before", "before"))
+
+
+def _time_candidates(ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """The latest bound a user set on the time ("it has to be after 6pm", `order-after` and
+    `order-before`), against a reply whose times all fall on the other side of it."""
+    bound = None
+    for reading in users:
+        lexed = reading.reading.lexed
+        plain = _plain(lexed, user=True)
+        for kind, side in _SIDES:
+            for marker in lexed.markers_of(kind):
+                at = next(
+                    (
+                        m
+                        for m in lexed.temporal
+                        if m.time is not None and marker.start <= m.start <= marker.end + 1
+                    ),
+                    None,
+                )
+                if at is not None and _in(plain, marker.start):
+                    bound = (reading, side, at)
+    if bound is None:
+        return []
+    reading, side, limit = bound
+    plain = _plain(ctx.reply.lexed)
+    times = [m for m in ctx.reply.lexed.temporal if m.time is not None and _in(plain, m.start)]
+    if not times or any((m.time > limit.time) == (side == "after") for m in times):
+        return []
+    first = times[0]
+    reason = f"said it must be {side} {limit.text}, and the reply offers {first.text}"
+    return [Found("TimeBound", reading, first, reason, f"Offer a time {side} {limit.text}")]
+
+
+def _denied_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """A KB entity offered in the words of a thing the user said they do not have or want ("I'm
+    on foot, no car" - "you'll need a car ticket"): the content words right after a user's
+    negation, against the words of the entity's name."""
+    denied: dict[str, TurnReading] = {}
+    wanted: set[str] = set()  # entities a user named outside what they deny
+    for reading in users:
+        lexed = reading.reading.lexed
+        tokens = lexed.tokens
+        negations = [lx.end_tok for lx in lexed.lexemes if lx.cat == "NEG"]
+        for end in negations:
+            sentence = next(
+                (x for x in lexed.sentences if x.start_token <= end < x.end_token), None
+            )
+            if sentence is None or lexed.text[sentence.start : sentence.end + 1].rstrip().endswith(
+                "?"
+            ):
+                continue
+            for token in tokens[end : min(end + _DENIED_WORDS, sentence.end_token)]:
+                if token.kind != "word":
+                    break
+                if token.lower not in STOPWORDS:
+                    denied[stem(token.lower)] = reading
+        wanted |= {
+            e
+            for lx in lexed.lexemes
+            if lx.cat == "ENT"
+            and not any(0 <= lx.start_tok - end < _DENIED_WORDS for end in negations)
+            for e in lx.entity_ids
+        }
+    if not denied:
+        return []
+    plain = _plain(ctx.reply.lexed)
+    out: list[Found] = []
+    for lexeme in ctx.reply.lexed.lexemes:
+        if lexeme.cat != "ENT" or len(lexeme.entity_ids) != 1 or not _in(plain, lexeme.start):
+            continue
+        entity = engine.index.entities[lexeme.entity_ids[0]]
+        hit = next((w for w in content_stems(name_words(entity.label)) if w in denied), None)
+        if hit is None or entity.id in wanted:
+            continue
+        reading = denied[hit]
+        reason = f"said the user has or wants no {hit}, and the reply offers {entity.label}"
+        out.append(Found("Denied", reading, lexeme, reason, f"Offer no {entity.label}"))
+    return out
+
+
+def _head_stem(attribute: str) -> str | None:
+    words = [w for w in name_words(attribute) if w.lower() not in STOPWORDS]
+    return stem(words[0].lower()) if words else None
+
+
+def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    index = engine.index
+    heads = {a: h for a in index.polar if (h := _head_stem(a))}
+    if not heads:
+        return []
+    needs: dict[str, TurnReading] = {}
+    for reading in users:
+        lexed = reading.reading.lexed
+        plain = _plain(lexed, user=True)
+        selves = [lx.start for lx in lexed.lexemes if lx.cat == "SELF"]
+        for a, b in plain:
+            if not any(a <= s < b for s in selves):
+                continue
+            stems = {stem(t.lower.replace("-", "")) for t in lexed.tokens if a <= t.start < b}
+            for attribute, head in heads.items():
+                if head in stems:
+                    needs[attribute] = reading
+    if not needs:
+        return []
+    reply = ctx.reply.lexed
+    plain = _plain(reply)
+    out: list[Found] = []
+    for lexeme in reply.lexemes:
+        if lexeme.cat != "ENT" or len(lexeme.entity_ids) != 1 or not _in(plain, lexeme.start):
+            continue
+        entity = index.entities[lexeme.entity_ids[0]]
+        for attribute, reading in needs.items():
+            held = entity.values_of(attribute)[0] if attribute in entity.attributes else []
+            if len(held) != 1 or index.polarity(held[0]) is not False:
+                continue
+            reason = (
+                f"says the user needs {attribute}, and {entity.label}'s {attribute} is "
+                f"'{held[0]}' in the knowledge base"
+            )
+            fix = f"Offer something whose {attribute} is yes"
+            out.append(Found("Need", reading, lexeme, reason, fix))
+    return out
+
+
+def _owned(engine: Engine, lexed: LexedText, owner: str) -> list[tuple[int, str, str]]:
+    """(token index, word, class) of each person or thing said right after a word of the
+    `owner` kind, `self-reference` ("my son", "my rabbit") or `addressee` ("your daughter"):
+    a person of one (`party-noun` One) is of the class "person", a word of the KB's names
+    ("rabbit" of Rabbit Vaccination) of the class "thing"."""
+    tokens = lexed.tokens
+    kinds = engine.words.markers.get
+    out = []
+    for k in range(1, len(tokens)):
+        if owner not in kinds(tokens[k - 1].lower):
+            continue
+        word = tokens[k].lower
+        if "party-noun:One" in (str(x) for x in kinds(word)):
+            out.append((k, word, "person"))
+        elif word in engine.index.name_words and word not in STOPWORDS:
+            out.append((k, word, "thing"))
+    return out
+
+
+def _name_modifiers(engine: Engine) -> frozenset[str]:
+    """The first words of the KB's names and aliases of more than one word: the kinds of thing
+    the KB tells apart ("rabbit" of Rabbit Vaccination, "car" of Car Return), not a name said
+    alone ("home"), which another word may name too."""
+    return frozenset(
+        words[0]
+        for entity in engine.index.entities.values()
+        for name in (entity.name or "", *entity.aliases)
+        if len(words := name.lower().split()) > 1
+    )
+
+
+def _person_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    theirs: dict[str, dict[str, TurnReading]] = {}  # class -> word -> where the user said it
+    said: set[str] = set()
+    for reading in users:
+        lexed = reading.reading.lexed
+        said |= {t.lower for t in lexed.tokens}
+        for _, word, kind in _owned(engine, lexed, "self-reference"):
+            theirs.setdefault(kind, {})[word] = reading
+    if not theirs:
+        return []
+    reply = ctx.reply.lexed
+    plain = _plain(reply)
+    out: list[Found] = []
+    modifiers: frozenset[str] | None = None
+    for k, word, kind in _owned(engine, reply, "addressee"):
+        if kind not in theirs or word in said or not _in(plain, reply.tokens[k].start):
+            continue
+        if kind == "thing":  # "home" and "house" name one place; "dog" and "rabbit" do not
+            modifiers = _name_modifiers(engine) if modifiers is None else modifiers
+            if word not in modifiers or not modifiers & theirs[kind].keys():
+                continue
+        named = ", ".join(sorted(theirs[kind]))
+        reading = list(theirs[kind].values())[-1]
+        reason = f"speaks of the user's {named}, and the reply of their {word}"
+        out.append(Found("OtherPerson", reading, reply.tokens[k], reason, f"Say {named}"))
+    return out
