@@ -31,6 +31,7 @@ from replyguard.stages.restatement import restatement_candidates
 from replyguard.stages.speculation import speculation_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
 from replyguard.stages.unknown_events import unknown_event_candidates
+from replyguard.stages.unknown_kinds import unknown_kind_candidates
 from replyguard.text.lexer import Lexeme
 from replyguard.values import fold, value_key
 
@@ -48,6 +49,7 @@ def detect_hallucinations(
         *_claim_candidates(engine, ctx),
         *_entity_candidates(engine, ctx),
         *unknown_event_candidates(engine, ctx),
+        *unknown_kind_candidates(engine, ctx),
         *_unsupported_candidates(ctx),
         *speculation_candidates(ctx),
         *nothing_found_candidates(engine, ctx),

@@ -592,6 +592,15 @@ class Lexer:
         kinds = self.words.markers.get(word)
         return "discourse-opener" in kinds or "not-a-name" in kinds
 
+    def _common_plural(self, word: str) -> bool:
+        """The plural of a common word ("teens", "toddlers", "classes")."""
+        singulars = (word[:-1], word[:-2]) if word.endswith("es") else (word[:-1],)
+        return (
+            word.endswith("s")
+            and not word.endswith("ss")
+            and any(len(s) >= 3 and self._emphasis(s) for s in singulars)
+        )
+
     def _adverb(self, word: str) -> bool:
         """A word in -ly made from a common word ("alternatively", "happily", "possibly")."""
         if not word.endswith("ly") or len(word) < 6:
@@ -666,6 +675,7 @@ class Lexer:
             # a common word: emphasis ("Coffee places", "Chinese restaurants"), unless it
             # stands alone mid-sentence ("Directions to Shell are ...", "is Shell at ...")
             or (self._emphasis(folded[i]) and (at_start or not _stands_alone(tokens, folded, i)))
+            or (at_start and self._common_plural(folded[i]))  # "Teens can join ...": a word
             or self._not_a_name(folded[i])  # "Oh, ...", "Interestingly, ...", "Im sure"
             or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
             or (at_start and self._gerund(folded[i]))  # "Navigating to Stanford": a verb

@@ -1,0 +1,129 @@
+"""Invented things named by common words (issue 11, class 3): a new one of a kind the KB lists
+("the orchard pitch" beside the Riverside Pitch), a part of the organisation said as "our X" or
+"we offer a X" when the business has two sites that both speak, and ordinary plural words that
+open a sentence are no names. A leisure trust with two sports centres."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from replyguard.engine import Engine
+from replyguard.kb import kb_from_document
+from replyguard.models import HallucinationType
+
+REFERENCE = datetime(2026, 11, 30, 9, 0)
+
+TRUST = {
+    "entities": [
+        {
+            "id": "north",
+            "name": "Northgate Leisure Centre",
+            "type": "Organization",
+            "attributes": {
+                "address": "5 Tanner Row, Ashby",
+                "phone": "01700 300 100",
+                "opening_hours": "6:30 am - 10:00 pm",
+            },
+        },
+        {
+            "id": "south",
+            "name": "Southmead Sports Hall",
+            "type": "Organization",
+            "attributes": {
+                "address": "40 Kiln Lane, Ashby",
+                "phone": "01700 300 200",
+                "opening_hours": "8:00 am - 9:00 pm",
+            },
+        },
+        {
+            "id": "riverside",
+            "name": "Riverside Pitch",
+            "type": "Location",
+            "attributes": {"hire_price": "£45", "players": 14},
+        },
+        {
+            "id": "clay",
+            "name": "Clay Court Pitch",
+            "type": "Location",
+            "attributes": {"hire_price": "£30", "players": 4},
+        },
+        {
+            "id": "netball",
+            "name": "Junior Netball Club",
+            "type": "Event",
+            "attributes": {"day": "Wednesday", "starts": "5:00 pm"},
+        },
+        {
+            "id": "walking",
+            "name": "Walking Football Club",
+            "type": "Event",
+            "attributes": {"day": "Friday", "starts": "10:00 am"},
+        },
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def trust() -> Engine:
+    return Engine(kb_from_document(TRUST))
+
+
+def invented(engine: Engine, text: str) -> list[str]:
+    result = engine.postprocess(text, "", [], reference_time=REFERENCE)
+    return [
+        f.content
+        for f in result.hallucination_flags
+        if f.hallucination_type == HallucinationType.NonexistentEntity
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("You can hire the orchard pitch for £40, and it takes 10 players.", "orchard pitch"),
+        ("Our badminton club meets on Tuesdays at 7pm.", "badminton club"),
+        ("The toddler club runs every Monday at 9:30am.", "toddler club"),
+    ],
+)
+def test_a_new_one_of_a_kind_the_kb_lists_is_invented(trust, text, name):
+    assert name in invented(trust, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The riverside pitch costs £45 and takes 14 players.",
+        "The netball club meets on Wednesdays at 5pm.",
+        "The walking football club starts at 10am on Fridays.",
+        "The clay court pitch is £30 for up to 4 players.",
+    ],
+)
+def test_a_kb_entity_named_by_words_of_its_name_is_not_invented(trust, text):
+    assert invented(trust, text) == []
+
+
+def test_a_kind_without_an_offer_in_its_sentence_is_no_invented_name(trust):
+    # nothing is said of it: a description, not a thing the reply offers
+    assert invented(trust, "The main pitch is lovely in summer.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Yes, our climbing wall is open from 9am until 8pm.", "climbing wall"),
+        ("We offer a deep tissue massage for £35.", "deep tissue massage"),
+        ("Our spin studio has 20 bikes.", "spin studio"),
+    ],
+)
+def test_a_part_of_a_business_with_two_sites_is_invented(trust, text, name):
+    assert any(f.startswith(name) for f in invented(trust, text))
+
+
+def test_a_kb_part_named_after_our_is_not_invented(trust):
+    assert invented(trust, "Our riverside pitch costs £45 to hire.") == []
+
+
+def test_the_plural_of_a_common_word_opening_a_sentence_is_no_name(trust):
+    assert "Players" not in invented(trust, "Players can book the riverside pitch for £45.")
