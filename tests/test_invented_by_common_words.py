@@ -47,7 +47,7 @@ TRUST = {
             "id": "clay",
             "name": "Clay Court Pitch",
             "type": "Location",
-            "attributes": {"hire_price": "£30", "players": 4},
+            "attributes": {"hire_price": "£30", "players": 4, "session": "40 minutes"},
         },
         {
             "id": "netball",
@@ -127,3 +127,56 @@ def test_a_kb_part_named_after_our_is_not_invented(trust):
 
 def test_the_plural_of_a_common_word_opening_a_sentence_is_no_name(trust):
     assert "Players" not in invented(trust, "Players can book the riverside pitch for £45.")
+
+
+# ---------------------------------------------------------------- a diary of untyped rows
+
+DIARY = {
+    "entities": [
+        {
+            "id": "D1",
+            "name": "Piano lesson with Mr Okoro",
+            "attributes": {"on": "2026-12-02", "at": "16:00"},
+        },
+        {
+            "id": "D2",
+            "name": "Boiler service",
+            "attributes": {"on": "2026-12-03", "at": "09:30"},
+        },
+    ],
+    "attribute_schema": {
+        "on": {"value_type": "date"},
+        "at": {"value_type": "time"},
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def diary() -> Engine:
+    return Engine(kb_from_document(DIARY))
+
+
+def test_an_entry_a_diary_of_untyped_rows_lacks_is_invented(diary):
+    assert "dentist check" in invented(diary, "You have a dentist check at 4 pm.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["You have a piano lesson at 4 pm.", "You have a boiler service at 9:30 am."],
+)
+def test_an_entry_of_the_diary_is_not_invented(diary, text):
+    assert invented(diary, text) == []
+
+
+# ---------------------------------------------------------------- values that are no names
+
+
+def test_a_street_address_without_a_street_word_is_no_name(trust):
+    assert invented(trust, "Shall I send the taxi to 118 Villa Del Mar?") == []
+
+
+def test_a_price_per_unit_states_no_length_of_time(trust):
+    result = trust.postprocess(
+        "The riverside pitch costs £45 an hour.", "", [], reference_time=REFERENCE
+    )
+    assert [v.text for v in result.unread_values] == []

@@ -12,15 +12,16 @@ the candidate like any unknown name (`Unresolved` in metta/hallucination.metta).
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from replyguard.metta_host import Sym
-from replyguard.models import HallucinationType, Span, ValueType
+from replyguard.models import EntityType, HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.stages.unknown_kinds import new_of_kind
 from replyguard.text.details import phrase_after
 from replyguard.text.lexer import LexedText, Lexeme
-from replyguard.text.lexicon import WHEN_TYPES
+from replyguard.text.lexicon import WHEN_TYPES, KBIndex
 from replyguard.text.words import stem
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ _FACILITY_TYPES = _STATED_TYPES | {ValueType.duration, ValueType.number}
 def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     """Events after an `event-opener` in a calendar, and parts of the organisation that speaks
     after a `facility-opener` ("our rooftop pool is open from 8 am"), that the KB lacks."""
-    openers = [("event-opener", "event")] if engine.index.lists_events else []
+    openers = [("event-opener", "event")] if _lists_events(engine) else []
     if engine.host.value("organisation-speaks", len(engine.organisations)) is True:
         openers.append(("facility-opener", "facility"))
     lexed = ctx.reply.lexed
@@ -65,6 +66,23 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
                 )
             )
     return out
+
+
+_DATED_ROWS: WeakKeyDictionary[KBIndex, bool] = WeakKeyDictionary()
+
+
+def _lists_events(engine: Engine) -> bool:
+    """A calendar: it lists events with dates or times, or its rows, whatever their type, are
+    each dated things and no one (the entries a calendar search returned)."""
+    if engine.index.lists_events:
+        return True
+    kb, index = engine.kb, engine.index
+    if index not in _DATED_ROWS:
+        dated = {a for a, spec in kb.attribute_schema.items() if spec.value_type in WHEN_TYPES}
+        _DATED_ROWS[index] = bool(kb.entities) and all(
+            e.type != EntityType.Person and dated.intersection(e.attributes) for e in kb.entities
+        )
+    return _DATED_ROWS[index]
 
 
 def _dated(lexed: LexedText, phrase: Lexeme, ctx: CallContext, *, facility: bool) -> bool:
@@ -105,6 +123,7 @@ def _known(engine: Engine, ctx: CallContext, phrase: Lexeme, by_dialogue: bool) 
     known = engine.index.name_words | engine.index.attribute_words
     return any(
         w in known
+        or engine.index.inside_value([w])  # "your standard car" of a car whose type is Standard
         or stem(w) in {stem(k) for k in known}  # "our saunas", "our reception" (reception_hours)
         or (by_dialogue and ctx.dialogue.mentions(w))
         or ctx.passages.mentions(w)
