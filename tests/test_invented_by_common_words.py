@@ -180,3 +180,11 @@ def test_a_price_per_unit_states_no_length_of_time(trust):
         "The riverside pitch costs £45 an hour.", "", [], reference_time=REFERENCE
     )
     assert [v.text for v in result.unread_values] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The nearest pitch is the riverside pitch, £45 an hour.", "The main pitch costs £45."],
+)
+def test_which_one_of_a_kind_is_no_new_one(trust, text):
+    assert invented(trust, text) == []

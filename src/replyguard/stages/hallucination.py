@@ -358,19 +358,23 @@ def _denied(ctx: CallContext, name: Lexeme) -> bool:
 
 
 _PLACE_WORDS = frozenset("to at from near".split())
+# what is offered or asked about: "How about Daylight?", "your opinion about Tides"
+_OFFERED_AFTER = frozenset({"about"})
 
 
 def _said_of(ctx: CallContext, name: Lexeme) -> bool:
     """Whether the reply says something of a name: a claim's subject ("Shell is 5 miles
-    away"), what a verb of being says a thing is ("the nearest one is Shell"), or the place a
-    route or a visit is to ("directions to Shell")."""
+    away"), what a verb of being says a thing is ("the nearest one is Shell"), the place a
+    route or a visit is to ("directions to Shell"), or what it offers ("how about Daylight?")."""
     for claim in ctx.reply.claims:
         subject = claim.draft.subject
         if subject is not None and subject.lexeme is name:
             return True
     start, _ = ctx.sentence_of(name.start)
     before = ctx.response[start : name.start].lower().split()
-    return bool(before) and (before[-1] in _PLACE_WORDS or before[-1] in ("is", "was"))
+    return bool(before) and (
+        before[-1] in _PLACE_WORDS or before[-1] in _OFFERED_AFTER or before[-1] in ("is", "was")
+    )
 
 
 _LOCATIVES = frozenset("in near to from around outside".split())

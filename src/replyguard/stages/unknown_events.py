@@ -119,7 +119,7 @@ def _known(engine: Engine, ctx: CallContext, phrase: Lexeme, by_dialogue: bool) 
         if "generic-detail" not in engine.words.markers.get(w)
     ]
     if new_of_kind(engine, words):
-        return False  # "our homework club" beside the Lego Club: a club, but a new one
+        return False  # "our chess club" beside the Film Club: a club, but a new one
     known = engine.index.name_words | engine.index.attribute_words
     return any(
         w in known

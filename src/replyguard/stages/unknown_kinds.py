@@ -1,11 +1,12 @@
-"""New things of a kind the KB lists, named by common words: "the garden room, which holds 30"
-when the rooms are the Quiet Study Room, the Willow Meeting Room and Foster Hall, "our homework
-club runs on Mondays at 4 pm" beside the Lego Club and the Book Club.
+"""New things of a kind the KB lists, named by common words: "the orchard room, which seats 20"
+when the rooms are the Cedar Room and the Loft Room, "our chess club meets on Fridays at 6 pm"
+beside the Film Club and the Knitting Club.
 
 A kind is the last word that two-word names end in (`KBIndex.name_heads`: "room", "club"). A
-phrase of one or two words before such a word, after "the", "our", "your" or "this", names a
-KB entity of that kind when its words are all words of that entity's names ("the meeting room",
-"the book club"); when they are no entity's, and the sentence says what it offers (a time, a
+phrase of one or two words before such a word, after "the", "our", "your" or "this" (not a
+superlative or a generic word: "the nearest hotel", "the next class"), names a
+KB entity of that kind when its words are all words of that entity's names ("the loft room",
+"the film club"); when they are no entity's, and the sentence says what it offers (a time, a
 day, a price, a length of time, a number), it is a new one, judged by the rules
 (`UnknownOfKind` in metta/hallucination.metta). The passages may name it; the user asking for
 one does not make it exist.
@@ -46,7 +47,7 @@ def kind_of(engine: Engine, word: str) -> list[str]:
 
 
 def new_of_kind(engine: Engine, words: list[str]) -> bool:
-    """Whether words ending in a kind's word ("homework club") name none of that kind: some
+    """Whether words ending in a kind's word ("chess club") name none of that kind: some
     word before the kind's word is in no name of an entity of the kind."""
     if len(words) < 2:
         return False
@@ -86,6 +87,7 @@ def unknown_kind_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]
             and k not in covered
             and tokens[k].lower not in FUNCTION_WORDS
             and "generic-detail" not in generic(tokens[k].lower)
+            and not _superlative(tokens[k].lower)
         ):
             k -= 1
         if k < 0 or k == h - 1 or tokens[k].lower not in _OPENERS:
@@ -93,7 +95,7 @@ def unknown_kind_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]
         start, end = tokens[k + 1].start, token.end
         text = ctx.response[start:end]
         words = [t.lower for t in tokens[k + 1 : h + 1]]
-        # the user asking for one ("is there a homework club?") does not make it exist
+        # the user asking for one ("do you have a chess club?") does not make it exist
         if not new_of_kind(engine, words) or ctx.passages.mentions(text) or not _offered(ctx, end):
             continue
         cutoff = float(engine.setting("similar-name-cutoff"))
@@ -110,9 +112,14 @@ def unknown_kind_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]
     return out
 
 
+def _superlative(word: str) -> bool:
+    """ "the nearest hotel", "the largest room": which one of the kind, not a new one."""
+    return len(word) >= 4 and word.endswith("est")
+
+
 def _offered(ctx: CallContext, after: int) -> bool:
     """The rest of the sentence says what the thing offers: a time, a day, a price, a length or
-    a number ("which holds 30 people", "runs on Mondays")."""
+    a number ("which seats 20", "meets on Fridays")."""
     _, end = ctx.sentence_of(after)
     return any(
         lx.cat == "VAL" and lx.value_type in _OFFERED_TYPES and after <= lx.start <= end
