@@ -188,3 +188,26 @@ def test_a_price_per_unit_states_no_length_of_time(trust):
 )
 def test_which_one_of_a_kind_is_no_new_one(trust, text):
     assert invented(trust, text) == []
+
+
+# ---------------------------------------------------------------- a record shop's search
+
+RECORDS = {
+    "entities": [
+        {"id": "S1", "name": "Paper Boats", "attributes": {"artist": "Ivy Marlowe", "year": 2021}},
+        {"id": "S2", "name": "Lanterns", "attributes": {"artist": "The Quays", "year": 2019}},
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def records() -> Engine:
+    return Engine(kb_from_document(RECORDS))
+
+
+def test_a_common_word_offered_after_about_is_a_title_the_kb_lacks(records):
+    assert "Daylight" in invented(records, "How about Daylight from 2021?")
+
+
+def test_a_kb_title_offered_after_about_is_not_invented(records):
+    assert invented(records, "How about Lanterns by The Quays?") == []
