@@ -115,6 +115,7 @@ def test_a_kind_without_an_offer_in_its_sentence_is_no_invented_name(trust):
         ("Yes, our climbing wall is open from 9am until 8pm.", "climbing wall"),
         ("We offer a deep tissue massage for £35.", "deep tissue massage"),
         ("Our spin studio has 20 bikes.", "spin studio"),
+        ("Our reward card gives you 15% off.", "reward card"),
     ],
 )
 def test_a_part_of_a_business_with_two_sites_is_invented(trust, text, name):

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 _STATED_TYPES = WHEN_TYPES | {ValueType.money}  # "our spa day costs £80"
 # what a part of the organisation is said to offer: "our kayak hire lets you paddle for two hours",
-# "our guided walk takes up to 12 people"
-_FACILITY_TYPES = _STATED_TYPES | {ValueType.duration, ValueType.number}
+# "our guided walk takes up to 12 people", "our bonus card saves you 5%"
+_FACILITY_TYPES = _STATED_TYPES | {ValueType.duration, ValueType.number, ValueType.percent}
 
 
 def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
