@@ -212,3 +212,42 @@ def test_a_common_word_offered_after_about_is_a_title_the_kb_lacks(records):
 
 def test_a_kb_title_offered_after_about_is_not_invented(records):
     assert invented(records, "How about Lanterns by The Quays?") == []
+
+
+# ---------------------------------------------------------------- the dialogue's own words
+
+HOTEL = {
+    "entities": [
+        {"id": "G", "name": "Garden Suite", "attributes": {"rate": "£180"}},
+        {"id": "L", "name": "Loft Suite", "attributes": {"rate": "£150"}},
+    ]
+}
+ASKED = [
+    {"speaker": "user", "text": "Can you order me a taxi? An executive one if possible."},
+    {"speaker": "assistant", "text": "Of course. Do you want a suite with a harbour view too?"},
+]
+
+
+@pytest.fixture(scope="module")
+def hotel() -> Engine:
+    return Engine(kb_from_document(HOTEL))
+
+
+def test_a_name_made_of_words_the_dialogue_said_is_what_was_asked_for(hotel):
+    result = hotel.postprocess(
+        "I have booked an Executive Taxi for you.", "", ASKED, reference_time=REFERENCE
+    )
+    assert not [
+        f for f in result.hallucination_flags if f.hallucination_type.value == "NonexistentEntity"
+    ]
+
+
+def test_words_the_dialogue_said_ending_in_a_kind_of_the_kb_still_name_a_new_one(hotel):
+    result = hotel.postprocess(
+        "The Harbour Suite is £200 a night.", "", ASKED, reference_time=REFERENCE
+    )
+    assert "Harbour Suite" in [
+        f.content
+        for f in result.hallucination_flags
+        if f.hallucination_type.value == "NonexistentEntity"
+    ]

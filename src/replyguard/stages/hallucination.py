@@ -291,7 +291,11 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     similar_cutoff = float(engine.setting("similar-name-cutoff"))
     generic = ctx.reply.lexed.markers_of("generic-phrase")
     for name in reply_names(ctx):
-        if ctx.dialogue.mentions(name.text) or ctx.passages.mentions(name.text):
+        if (
+            ctx.dialogue.mentions(name.text)
+            or ctx.passages.mentions(name.text)
+            or _words_of_dialogue(engine, ctx, name)
+        ):
             continue
         if _denied(ctx, name):
             continue
@@ -329,6 +333,18 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
             )
         )
     return out
+
+
+def _words_of_dialogue(engine: Engine, ctx: CallContext, name: Lexeme) -> bool:
+    """A name made of words the dialogue said apart ("a Luxury Cab" after "a Luxury ride" and
+    "book a cab"): what was asked for, in capitals; unless it ends in a kind of the KB's names
+    ("the Harbour Suite" after "a suite with a harbour view" names a new suite)."""
+    words = name.text.split()
+    return (
+        len(words) >= 2
+        and not engine.index.name_heads.get(fold(words[-1]))
+        and all(ctx.dialogue.mentions(w) for w in words)
+    )
 
 
 def _misspelling(said: str, known: str) -> bool:
