@@ -251,3 +251,14 @@ def test_words_the_dialogue_said_ending_in_a_kind_of_the_kb_still_name_a_new_one
         for f in result.hallucination_flags
         if f.hallucination_type.value == "NonexistentEntity"
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You have a free slot from 11 am to 2 pm.",
+        "Please confirm your booking for 2 tickets on December 2nd.",
+    ],
+)
+def test_a_free_time_or_the_request_confirmed_is_no_diary_entry(diary, text):
+    assert invented(diary, text) == []
