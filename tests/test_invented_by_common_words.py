@@ -257,6 +257,7 @@ def test_words_the_dialogue_said_ending_in_a_kind_of_the_kb_still_name_a_new_one
     "text",
     [
         "You have a free slot from 11 am to 2 pm.",
+        "You have an empty slot starting at 3 pm and ending at 6 pm.",
         "Please confirm your booking for 2 tickets on December 2nd.",
     ],
 )
