@@ -40,7 +40,7 @@ from replyguard.stages.correction import STYLES
 from replyguard.text.analysis import Reader
 from replyguard.text.claims import claim_parser
 from replyguard.text.lexicon import WORD_LIST_ARITY, KBIndex, WordLists, word_list_problems
-from replyguard.text.organisation import speaking_organisation
+from replyguard.text.organisation import qualifying_organisations
 from replyguard.tool_knowledge import knowing
 
 MAX_RESPONSE_CHARS = 100_000
@@ -103,6 +103,12 @@ class Engine:
             word_prior=lambda w: vocabulary.prior(w, 0.3) if w in vocabulary else None,
         )
         self.spelling = SpellingCorrector(kb_words(self.kb, self.index), rulebook=self._rulebook)
+        # the Organization entities that may speak as "we"; "we" is one only when one qualifies
+        self.organisations = qualifying_organisations(
+            self.kb,
+            [(str(k), str(w)) for k, w in self.host.facts("organisation-detail")],
+            lambda contact, hours: self.host.value("speaks-for-us", contact, hours) is True,
+        )
         self.reader = Reader(
             self.index,
             self.words,
@@ -115,11 +121,7 @@ class Engine:
             ),
             code_name_holders=int(self.setting("code-name-holders")),  # type: ignore[arg-type]
             claim_grammar=self._claim_grammar,
-            organisation=speaking_organisation(
-                self.kb,
-                [(str(k), str(w)) for k, w in self.host.facts("organisation-detail")],
-                lambda contact, hours: self.host.value("speaks-for-us", contact, hours) is True,
-            ),
+            organisation=self.organisations[0] if len(self.organisations) == 1 else None,
             voice=frozenset(str(w) for (w,) in self.host.facts("organisation-voice")),
         )
 

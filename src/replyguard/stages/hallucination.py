@@ -31,6 +31,7 @@ from replyguard.stages.restatement import restatement_candidates
 from replyguard.stages.speculation import speculation_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
 from replyguard.stages.unknown_events import unknown_event_candidates
+from replyguard.stages.unknown_kinds import unknown_kind_candidates
 from replyguard.stages.user_needs import user_need_candidates
 from replyguard.text.lexer import Lexeme
 from replyguard.values import fold, value_key
@@ -50,6 +51,7 @@ def detect_hallucinations(
         *_claim_candidates(engine, ctx),
         *_entity_candidates(engine, ctx),
         *unknown_event_candidates(engine, ctx),
+        *unknown_kind_candidates(engine, ctx),
         *_unsupported_candidates(ctx),
         *speculation_candidates(ctx),
         *nothing_found_candidates(engine, ctx),
@@ -291,7 +293,11 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     similar_cutoff = float(engine.setting("similar-name-cutoff"))
     generic = ctx.reply.lexed.markers_of("generic-phrase")
     for name in reply_names(ctx):
-        if ctx.dialogue.mentions(name.text) or ctx.passages.mentions(name.text):
+        if (
+            ctx.dialogue.mentions(name.text)
+            or ctx.passages.mentions(name.text)
+            or _words_of_dialogue(engine, ctx, name)
+        ):
             continue
         if _denied(ctx, name):
             continue
@@ -331,6 +337,18 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     return out
 
 
+def _words_of_dialogue(engine: Engine, ctx: CallContext, name: Lexeme) -> bool:
+    """A name made of words the dialogue said apart ("a Luxury Cab" after "a Luxury ride" and
+    "book a cab"): what was asked for, in capitals; unless it ends in a kind of the KB's names
+    ("the Harbour Suite" after "a suite with a harbour view" names a new suite)."""
+    words = name.text.split()
+    return (
+        len(words) >= 2
+        and not engine.index.name_heads.get(fold(words[-1]))
+        and all(ctx.dialogue.mentions(w) for w in words)
+    )
+
+
 def _misspelling(said: str, known: str) -> bool:
     """A misspelt name keeps its words ("Prof. Okafer"), or only runs them together or apart
     ("Harbour view"); a name with a word more or less ("Ocean View Cabin" beside Ocean Cabin,
@@ -358,19 +376,23 @@ def _denied(ctx: CallContext, name: Lexeme) -> bool:
 
 
 _PLACE_WORDS = frozenset("to at from near".split())
+# what is offered or asked about: "How about Daylight?", "your opinion about Tides"
+_OFFERED_AFTER = frozenset({"about"})
 
 
 def _said_of(ctx: CallContext, name: Lexeme) -> bool:
     """Whether the reply says something of a name: a claim's subject ("Shell is 5 miles
-    away"), what a verb of being says a thing is ("the nearest one is Shell"), or the place a
-    route or a visit is to ("directions to Shell")."""
+    away"), what a verb of being says a thing is ("the nearest one is Shell"), the place a
+    route or a visit is to ("directions to Shell"), or what it offers ("how about Daylight?")."""
     for claim in ctx.reply.claims:
         subject = claim.draft.subject
         if subject is not None and subject.lexeme is name:
             return True
     start, _ = ctx.sentence_of(name.start)
     before = ctx.response[start : name.start].lower().split()
-    return bool(before) and (before[-1] in _PLACE_WORDS or before[-1] in ("is", "was"))
+    return bool(before) and (
+        before[-1] in _PLACE_WORDS or before[-1] in _OFFERED_AFTER or before[-1] in ("is", "was")
+    )
 
 
 _LOCATIVES = frozenset("in near to from around outside".split())

@@ -12,27 +12,32 @@ the candidate like any unknown name (`Unresolved` in metta/hallucination.metta).
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from replyguard.metta_host import Sym
-from replyguard.models import HallucinationType, Span, ValueType
+from replyguard.models import EntityType, HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
+from replyguard.stages.unknown_kinds import new_of_kind
 from replyguard.text.details import phrase_after
 from replyguard.text.lexer import LexedText, Lexeme
-from replyguard.text.lexicon import WHEN_TYPES
+from replyguard.text.lexicon import WHEN_TYPES, KBIndex
 from replyguard.text.words import stem
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
 
 _STATED_TYPES = WHEN_TYPES | {ValueType.money}  # "our spa day costs £80"
+# what a part of the organisation is said to offer: "our kayak hire lets you paddle for two hours",
+# "our guided walk takes up to 12 people", "our bonus card saves you 5%"
+_FACILITY_TYPES = _STATED_TYPES | {ValueType.duration, ValueType.number, ValueType.percent}
 
 
 def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     """Events after an `event-opener` in a calendar, and parts of the organisation that speaks
     after a `facility-opener` ("our rooftop pool is open from 8 am"), that the KB lacks."""
-    openers = [("event-opener", "event")] if engine.index.lists_events else []
-    if engine.reader.organisation is not None:
+    openers = [("event-opener", "event")] if _lists_events(engine) else []
+    if engine.host.value("organisation-speaks", len(engine.organisations)) is True:
         openers.append(("facility-opener", "facility"))
     lexed = ctx.reply.lexed
     kinds = engine.words.markers.get
@@ -45,7 +50,7 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
             told = kind == "event"
             if (
                 phrase is None
-                or not _dated(lexed, phrase, ctx)
+                or not _dated(lexed, phrase, ctx, facility=not told)
                 or _known(engine, ctx, phrase, told)
             ):
                 continue
@@ -63,16 +68,36 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
     return out
 
 
-def _dated(lexed: LexedText, phrase: Lexeme, ctx: CallContext) -> bool:
+_DATED_ROWS: WeakKeyDictionary[KBIndex, bool] = WeakKeyDictionary()
+
+
+def _lists_events(engine: Engine) -> bool:
+    """A calendar: it lists events with dates or times, or its rows, whatever their type, are
+    each dated things and no one (the entries a calendar search returned)."""
+    if engine.index.lists_events:
+        return True
+    kb, index = engine.kb, engine.index
+    if index not in _DATED_ROWS:
+        dated = {a for a, spec in kb.attribute_schema.items() if spec.value_type in WHEN_TYPES}
+        _DATED_ROWS[index] = bool(kb.entities) and all(
+            e.type != EntityType.Person and dated.intersection(e.attributes) for e in kb.entities
+        )
+    return _DATED_ROWS[index]
+
+
+def _dated(lexed: LexedText, phrase: Lexeme, ctx: CallContext, *, facility: bool) -> bool:
     """A date or time follows the phrase in its clause: "your dinner is at 5pm", not "your
-    booking is complete, the train leaves at 5"."""
+    booking is complete, the train leaves at 5". What the organisation's own part offers is
+    said in the rest of its sentence, a length of time or a number included ("our sauna serves
+    drinks and snacks until 9pm", "our kayak hire lets you paddle for two hours")."""
     _, end = ctx.sentence_of(phrase.start)
+    types = _FACILITY_TYPES if facility else _STATED_TYPES
     for lexeme in lexed.lexemes:
         if lexeme.start < phrase.end or lexeme.start > end:
             continue
-        if lexeme.cat == "SEP":
+        if lexeme.cat == "SEP" and not facility:
             return False
-        if lexeme.cat == "VAL" and lexeme.value_type in _STATED_TYPES:
+        if lexeme.cat == "VAL" and lexeme.value_type in types:
             return True
     return False
 
@@ -93,9 +118,12 @@ def _known(engine: Engine, ctx: CallContext, phrase: Lexeme, by_dialogue: bool) 
         for w in phrase.text.lower().split()
         if "generic-detail" not in engine.words.markers.get(w)
     ]
+    if new_of_kind(engine, words):
+        return False  # "our chess club" beside the Film Club: a club, but a new one
     known = engine.index.name_words | engine.index.attribute_words
     return any(
         w in known
+        or engine.index.inside_value([w])  # "your standard car" of a car whose type is Standard
         or stem(w) in {stem(k) for k in known}  # "our saunas", "our reception" (reception_hours)
         or (by_dialogue and ctx.dialogue.mentions(w))
         or ctx.passages.mentions(w)

@@ -28,7 +28,7 @@ from replyguard.text.temporal import TemporalMention, find_temporal
 from replyguard.text.titles import name_after_class, title_before_maker
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
 from replyguard.text.words import content_stems, stem
-from replyguard.values import fold, is_short_code, value_key
+from replyguard.values import YEAR_RE, fold, is_short_code, value_key
 
 _TOKEN_VALUE_TYPES = {
     "email": ValueType.email,
@@ -231,6 +231,7 @@ class Lexer:
             lexeme = self._lexeme_at(tokens, folded, i, end, temporal_starts, out)
             out.append(lexeme)
             i = lexeme.end_tok
+        out = _rate_units(tokens, out)
         row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
         return self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
 
@@ -411,7 +412,7 @@ class Lexer:
                 ids, implicit = self._name_owners(name[1])
                 if not implicit:
                     return _lexeme(tokens, i, i + name[0], "ENT", entity_ids=ids)
-            street = self._street(tokens, folded, i, end)
+            street = self._street(tokens, folded, i, end) or self._bare_street(tokens, i, end)
             if street:  # "383 Miller Avenue": an address, its words no name
                 return self._value(tokens, i, street, ValueType.text)
             j = i + 1
@@ -592,9 +593,31 @@ class Lexer:
                 return j
         return 0
 
+    def _bare_street(self, tokens: list[Token], i: int, end: int) -> int:
+        """The end of an address with no street word ("820 East El Camino Real?"): a house
+        number of two digits or more, not a year, then two to four capitalised words that end
+        the clause; 0 for none."""
+        number = tokens[i].text
+        if not (number.isdigit() and len(number) >= 2) or YEAR_RE.fullmatch(number):
+            return 0
+        j = i + 1
+        while j < end and j - i <= 4 and tokens[j].is_capitalised:
+            j += 1
+        closed = j == end or tokens[j].kind == "punct"
+        return j if j - i >= 3 and closed else 0
+
     def _not_a_name(self, word: str) -> bool:
         kinds = self.words.markers.get(word)
         return "discourse-opener" in kinds or "not-a-name" in kinds
+
+    def _common_plural(self, word: str) -> bool:
+        """The plural of a common word ("teens", "toddlers", "classes")."""
+        singulars = (word[:-1], word[:-2]) if word.endswith("es") else (word[:-1],)
+        return (
+            word.endswith("s")
+            and not word.endswith("ss")
+            and any(len(s) >= 3 and self._emphasis(s) for s in singulars)
+        )
 
     def _adverb(self, word: str) -> bool:
         """A word in -ly made from a common word ("alternatively", "happily", "possibly")."""
@@ -670,6 +693,7 @@ class Lexer:
             # a common word: emphasis ("Coffee places", "Chinese restaurants"), unless it
             # stands alone mid-sentence ("Directions to Shell are ...", "is Shell at ...")
             or (self._emphasis(folded[i]) and (at_start or not _stands_alone(tokens, folded, i)))
+            or (at_start and self._common_plural(folded[i]))  # "Teens can join ...": a word
             or self._not_a_name(folded[i])  # "Oh, ...", "Interestingly, ...", "Im sure"
             or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
             or (at_start and self._gerund(folded[i]))  # "Navigating to Stanford": a verb
@@ -743,6 +767,23 @@ class Lexer:
                         )
                     )
         return markers
+
+
+def _rate_units(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
+    """ "£15 an hour", "$90 a night": the length after a price is the unit it is paid by, part
+    of the price, not a length of time stated ("£15 for an hour" states one)."""
+    out = list(row)
+    for k in range(1, len(out)):
+        price, unit = out[k - 1], out[k]
+        if (
+            price.cat == "VAL"
+            and price.value_type == ValueType.money
+            and unit.cat == "VAL"
+            and unit.value_type == ValueType.duration
+            and tokens[unit.start_tok].lower in ("a", "an")
+        ):
+            out[k] = _lexeme(tokens, unit.start_tok, unit.end_tok, "W")
+    return out
 
 
 _CAT_ORDER = ["ENT", "VAL", "CUE", "MARK"]

@@ -4,7 +4,8 @@ Saturdays", "our branch is on Mill Lane").
 Declared in the KB (`organization`, the entity's id), else inferred: the one Organization entity
 the rules (`speaks-for-us` in metta/entities.metta) accept from what it holds (an address or
 contact details, opening hours: attributes whose names hold an `organisation-detail` word). When
-no Organization, or more than one, qualifies, "we" is nobody the KB holds.
+no Organization, or more than one, qualifies, "we" is nobody the KB holds; but when several
+qualify (a library's branches) an organisation still speaks, and "our X" is still a part of it.
 """
 
 from __future__ import annotations
@@ -15,15 +16,16 @@ from replyguard.models import EntityType, KnowledgeBase
 from replyguard.text.lexicon import phrase_key
 
 
-def speaking_organisation(
+def qualifying_organisations(
     kb: KnowledgeBase,
     details: Iterable[tuple[str, str]],
     qualifies: Callable[[bool, bool], bool],
-) -> str | None:
-    """The id of the entity "we" is, or None. `details` are (kind, word) facts, kind `contact`
-    or `hours`; `qualifies(holds_contact, holds_hours)` is the rules' verdict on one entity."""
+) -> list[str]:
+    """The ids of the entities that may be "we": the declared one, else every Organization the
+    rules accept. `details` are (kind, word) facts, kind `contact` or `hours`;
+    `qualifies(holds_contact, holds_hours)` is the rules' verdict on one entity."""
     if kb.organization is not None:
-        return kb.organization
+        return [kb.organization]
     words: dict[str, set[str]] = {}
     for kind, word in details:
         words.setdefault(kind, set()).add(word.lower())
@@ -36,4 +38,4 @@ def speaking_organisation(
             bool(named & words.get("contact", set())), bool(named & words.get("hours", set()))
         ):
             found.append(entity.id)
-    return found[0] if len(found) == 1 else None
+    return found
