@@ -4,11 +4,14 @@ rental costs $58", rows a search returned have no name) or names one that severa
 
 A sentence listing rows ("a road bike at 7:40 am for $58 and a city hybrid at 11:15 am for $44")
 says one row per group of values: a value of an attribute the group already has a value of
-starts the next row. Within a group, the values said before a value identify the row it is said
-of; the values after it identify the row only when two or more agree. Of rows that tie, those
-holding the value win, then the dialogue's focus breaks the tie. A row not told firmly is
-checked against every candidate: the one holding the value, or, among the entities sharing a
-name, all of them when they hold one value for its attribute.
+starts the next row; a sentence that names nothing goes on with the row the one before ended on.
+When rows with no name hold the values of a group but no one row holds them all, the row holding
+most of them is meant (of rows that tie, the one in focus, else the first listed) and each value
+is checked against it (`split_row`). Otherwise, within a group, the values said before a value
+identify the row it is said of; the values after it identify the row only when two or more
+agree. Of rows that tie, those holding the value win, then the dialogue's focus breaks the tie.
+A row not told firmly is checked against every candidate: the one holding the value, or, among
+the entities sharing a name, all of them when they hold one value for its attribute.
 """
 
 from __future__ import annotations
