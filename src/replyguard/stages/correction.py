@@ -23,6 +23,7 @@ from replyguard.models import (
     Span,
     ValueType,
 )
+from replyguard.spelling.edits import TextEdit
 from replyguard.stages.context import CallContext
 from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
 from replyguard.values import MONEY_RE, money_amount, money_key, rate_amount, value_head, value_key
@@ -43,20 +44,7 @@ def grammar_corrections(
     ]
     protected += [(r.span.start, r.span.end) for r in ctx.claims]
     edits, rejections = engine.spelling.correct_with_log(ctx.response, protected)
-    corrections = [
-        ResponseCorrection(
-            correction_type=CorrectionType.Grammar,
-            original=e.original,
-            replacement=e.replacement,
-            span=Span(start=e.start, end=e.end),
-            confidence=round(e.confidence, 4),
-            source=e.rule or "spelling",
-            tier=e.tier,
-            alternatives=list(e.alternatives),
-            message=e.reason or None,
-        )
-        for e in edits
-    ]
+    corrections = [_grammar_edit(e) for e in edits]
     rejected = [
         RejectedCorrection(
             original=r.original,
@@ -68,6 +56,20 @@ def grammar_corrections(
         for r in rejections
     ]
     return corrections, rejected
+
+
+def _grammar_edit(e: TextEdit) -> ResponseCorrection:
+    return ResponseCorrection(
+        correction_type=CorrectionType.Grammar,
+        original=e.original,
+        replacement=e.replacement,
+        span=Span(start=e.start, end=e.end),
+        confidence=round(e.confidence, 4),
+        source=e.rule or "spelling",
+        tier=e.tier,
+        alternatives=list(e.alternatives),
+        message=e.reason or None,
+    )
 
 
 def correct_response(
@@ -170,21 +172,7 @@ def _agreeing_with_replacements(
         local = ctx.response[: fact.span.start] + fact.replacement + ctx.response[fact.span.end :]
         edits, _ = engine.spelling.correct_with_log(local, [])
         out = [g for g in out if not _overlaps(g.span, word)]
-        out += [
-            ResponseCorrection(
-                correction_type=CorrectionType.Grammar,
-                original=e.original,
-                replacement=e.replacement,
-                span=Span(start=e.start, end=e.end),
-                confidence=round(e.confidence, 4),
-                source=e.rule or "spelling",
-                tier=e.tier,
-                alternatives=list(e.alternatives),
-                message=e.reason or None,
-            )
-            for e in edits
-            if word.start <= e.start and e.end <= word.end
-        ]
+        out += [_grammar_edit(e) for e in edits if word.start <= e.start and e.end <= word.end]
     return sorted(out, key=lambda g: g.span.start)
 
 
