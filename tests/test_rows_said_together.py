@@ -98,3 +98,22 @@ def test_a_sentence_naming_nothing_goes_on_with_the_row_the_one_before_said(
     status = verdicts[("shuttle_1", "departs", "9:45 am")]
     assert status.kind == "Contradicted" and status.kb_value == "06:20"
     assert verdicts[("shuttle_1", "price", "$18")].kind == "Verified"
+
+
+def test_a_sentence_about_a_named_entitys_value_does_not_go_on_with_the_row():
+    kb = {
+        "entities": [
+            *KB["entities"],
+            {
+                "id": "desk",
+                "name": "Kestrel Travel Desk",
+                "type": "Organization",
+                "attributes": {"booking_fee": "$3"},
+            },
+        ],
+        "schema": KB["schema"] | {"booking_fee": {"value_type": "money"}},
+    }
+    engine = Engine(KnowledgeBase.model_validate(kb))
+    verdicts = _verdicts(engine, "The shuttle leaves at 9:45 am for $22. Booking adds $3.")
+    assert verdicts[("shuttle_2", "price", "$22")].kind == "Verified"
+    assert not any(k[0] == "shuttle_2" and k[2] == "$3" for k in verdicts)

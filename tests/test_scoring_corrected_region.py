@@ -46,3 +46,9 @@ def test_a_relative_day_put_back_as_its_date_is_right_given_the_reference_time()
     assert _at(perturbed, corrected, "tomorrow", "today", reference=FRIDAY)
     assert _at(perturbed, corrected, "tomorrow", "2031-05-02", reference=FRIDAY)
     assert not _at(perturbed, corrected, "tomorrow", "2031-05-03", reference=FRIDAY)
+
+
+def test_an_article_changed_before_the_value_stays_out_of_it():
+    perturbed = "The nearest bakery is a Crumb Corner on Vale Road."
+    corrected = "The nearest bakery is an Oat House on Vale Road."
+    assert _at(perturbed, corrected, "Crumb Corner", "Oat House")

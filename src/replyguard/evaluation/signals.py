@@ -208,4 +208,12 @@ def corrected_region(perturbed: str, corrected: str, start: int, end: int) -> st
         if a + size > end:
             new_end = b + max(0, end - a)
             break
+    # a place at a word's edge in the reply is at one in the correction ("a Safeway" corrected to
+    # "an Aldi" does not put the article's "n" into the value)
+    if start > 0 and not perturbed[start - 1].isalnum():
+        while 0 < new_start < len(corrected) and corrected[new_start - 1 : new_start + 1].isalnum():
+            new_start += 1
+    if end < len(perturbed) and not perturbed[end].isalnum():
+        while 0 < new_end < len(corrected) and corrected[new_end - 1 : new_end + 1].isalnum():
+            new_end -= 1
     return corrected[new_start:new_end] if new_start <= new_end else ""

@@ -124,20 +124,28 @@ class RowFinder:
         self, sentences: Sequence[Sequence[Lexeme]], carries: Sequence[bool]
     ) -> list[list[list[Lexeme]]]:
         """Each sentence's values as rows (`groups`). A sentence that names nothing of its own
-        (`carries`) goes on with the row the sentence before it ended on, when the two say no
-        attribute twice: "The coach leaves at 9:10. A single is $31." says one row, and its
-        values are read together."""
+        (`carries`) goes on with the row the sentence before it ended on, when both say values
+        only rows with no name hold and the two say no attribute twice: "The coach leaves at
+        9:10. A single is $31." says one row, and its values are read together."""
         out: list[list[list[Lexeme]]] = []
         for values, carry in zip(sentences, carries, strict=True):
             rows = self.groups(values)
             last = out[-1][-1] if out and out[-1] else None
-            if carry and rows and last is not None:
+            if carry and rows and last is not None and self._of_rows(last, rows[0]):
                 said = {a for v in last for a in self.holders(v)}
                 if not said & {a for v in rows[0] for a in self.holders(v)}:
                     last.extend(rows[0])
                     rows[0] = last
             out.append(rows)
         return out
+
+    def _of_rows(self, *groups: Sequence[Lexeme]) -> bool:
+        """Whether each group holds a value and only rows with no name hold its values."""
+        for group in groups:
+            held = frozenset().union(*(self.held_by(v) for v in group))
+            if not held or self.nameless(held) != held:
+                return False
+        return True
 
     def identify(
         self,
