@@ -83,7 +83,9 @@ def outcome(
     if truth.kind is SgdKind.value_swap:
         text = result.corrected.corrected if result.corrected else case.case.response
         corrected = any(
-            corrected_in_place(case.case.response, text, truth.start, truth.end, right)
+            corrected_in_place(
+                case.case.response, text, truth.start, truth.end, right, case.case.reference_time
+            )
             for right in truth.correct_to
         )
     return SgdOutcome(

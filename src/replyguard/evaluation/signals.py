@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from difflib import SequenceMatcher
 from typing import Literal
 
 from replyguard.evaluation.scene import norm
 from replyguard.models import HallucinationType, PostprocessedResponse, RecommendationKind
+from replyguard.text.temporal import normalise_date
 
 # A flag at or above this confidence is "high-confidence": the recommendation bands only list
 # flags below 0.8 as acceptable-with-flags, so from 0.8 on a caller should not deliver the reply.
@@ -163,26 +165,55 @@ def trust_score(result: PostprocessedResponse, mode: Mode) -> float:
     return 1.0 - max(contradiction_confidences(result), default=0.0)
 
 
-def corrected_in_place(perturbed: str, corrected: str, start: int, end: int, original: str) -> bool:
-    """Whether ``corrected`` holds ``original`` where ``perturbed[start:end]`` was."""
-    return norm(corrected_region(perturbed, corrected, start, end)) == norm(original)
+def corrected_in_place(
+    perturbed: str,
+    corrected: str,
+    start: int,
+    end: int,
+    original: str,
+    reference: datetime | None = None,
+) -> bool:
+    """Whether ``corrected`` holds ``original`` where ``perturbed[start:end]`` was: the same text,
+    or, given the conversation's reference time, the same day ("March 1" for "today" on March 1,
+    or for the KB's "2019-03-01")."""
+    region = corrected_region(perturbed, corrected, start, end)
+    if norm(region) == norm(original):
+        return True
+    if reference is None:
+        return False
+    day = normalise_date(region, reference)
+    return day is not None and day == normalise_date(original, reference)
+
+
+# Aligned stretches shorter than this are no anchor: difflib matches a stray "2." or "n " of the
+# wrong value with the right value's own characters ("$49.22." against "$12.57.").
+_ANCHOR_CHARS = 3
 
 
 def corrected_region(perturbed: str, corrected: str, start: int, end: int) -> str:
     """What ``corrected`` holds where ``perturbed[start:end]`` was.
 
     The place is found by aligning the two texts (difflib) and taking the stretch of the corrected
-    text between the last aligned character before ``start`` and the first aligned character from
-    ``end`` on, so edits elsewhere in the reply (a fixed typo, a capital) do not move it.
+    text between the last aligned stretch before ``start`` and the first aligned stretch from
+    ``end`` on, so edits elsewhere in the reply (a fixed typo, a capital) do not move it. Only
+    stretches of `_ANCHOR_CHARS` or more anchor it.
     """
     blocks = SequenceMatcher(None, perturbed, corrected, autojunk=False).get_matching_blocks()
     new_start, new_end = 0, len(corrected)
     for a, b, size in blocks:
-        if size == 0:
+        if size < _ANCHOR_CHARS:
             continue
         if a < start:
             new_start = b + min(size, start - a)
         if a + size > end:
             new_end = b + max(0, end - a)
             break
+    # a place at a word's edge in the reply is at one in the correction ("a Safeway" corrected to
+    # "an Aldi" does not put the article's "n" into the value)
+    if start > 0 and not perturbed[start - 1].isalnum():
+        while 0 < new_start < len(corrected) and corrected[new_start - 1 : new_start + 1].isalnum():
+            new_start += 1
+    if end < len(perturbed) and not perturbed[end].isalnum():
+        while 0 < new_end < len(corrected) and corrected[new_end - 1 : new_end + 1].isalnum():
+            new_end -= 1
     return corrected[new_start:new_end] if new_start <= new_end else ""

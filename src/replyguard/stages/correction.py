@@ -23,6 +23,7 @@ from replyguard.models import (
     Span,
     ValueType,
 )
+from replyguard.spelling.edits import TextEdit
 from replyguard.stages.context import CallContext
 from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
 from replyguard.values import MONEY_RE, money_amount, money_key, rate_amount, value_head, value_key
@@ -43,20 +44,7 @@ def grammar_corrections(
     ]
     protected += [(r.span.start, r.span.end) for r in ctx.claims]
     edits, rejections = engine.spelling.correct_with_log(ctx.response, protected)
-    corrections = [
-        ResponseCorrection(
-            correction_type=CorrectionType.Grammar,
-            original=e.original,
-            replacement=e.replacement,
-            span=Span(start=e.start, end=e.end),
-            confidence=round(e.confidence, 4),
-            source=e.rule or "spelling",
-            tier=e.tier,
-            alternatives=list(e.alternatives),
-            message=e.reason or None,
-        )
-        for e in edits
-    ]
+    corrections = [_grammar_edit(e) for e in edits]
     rejected = [
         RejectedCorrection(
             original=r.original,
@@ -68,6 +56,20 @@ def grammar_corrections(
         for r in rejections
     ]
     return corrections, rejected
+
+
+def _grammar_edit(e: TextEdit) -> ResponseCorrection:
+    return ResponseCorrection(
+        correction_type=CorrectionType.Grammar,
+        original=e.original,
+        replacement=e.replacement,
+        span=Span(start=e.start, end=e.end),
+        confidence=round(e.confidence, 4),
+        source=e.rule or "spelling",
+        tier=e.tier,
+        alternatives=list(e.alternatives),
+        message=e.reason or None,
+    )
 
 
 def correct_response(
@@ -124,6 +126,7 @@ def correct_response(
     rejected: list[RejectedCorrection] = []
     if engine.setting("grammar-correction") is True:  # facts first, then the remaining budget
         grammar, rejected = grammar_corrections(engine, ctx)
+        grammar = _agreeing_with_replacements(engine, ctx, corrections, grammar)
         grammar = [g for g in grammar if not any(_overlaps(g.span, c.span) for c in corrections)]
         corrections += grammar[: max(0, limit - len(corrections))]
     edits = sorted((c for c in corrections if c.replacement is not None), key=edit_order)
@@ -145,6 +148,32 @@ def correct_response(
         corrections=corrections,
         rejected=rejected,
     )
+
+
+_WORD_BEFORE = re.compile(r"(\w+)\s+\Z")
+
+
+def _agreeing_with_replacements(
+    engine: Engine,
+    ctx: CallContext,
+    facts: list[ResponseCorrection],
+    grammar: list[ResponseCorrection],
+) -> list[ResponseCorrection]:
+    """Grammar edits with the word before each corrected value judged against the value put in
+    ("an Flexible" corrected to Economy reads "an Economy", not "a Economy"): the spelling rules
+    read that word in the text with the replacement in place, and only their edits of that word
+    are kept for it."""
+    out = list(grammar)
+    for fact in facts:
+        before = _WORD_BEFORE.search(ctx.response, 0, fact.span.start)
+        if before is None or fact.replacement is None:
+            continue
+        word = Span(start=before.start(1), end=before.end(1))
+        local = ctx.response[: fact.span.start] + fact.replacement + ctx.response[fact.span.end :]
+        edits, _ = engine.spelling.correct_with_log(local, [])
+        out = [g for g in out if not _overlaps(g.span, word)]
+        out += [_grammar_edit(e) for e in edits if word.start <= e.start and e.end <= word.end]
+    return sorted(out, key=lambda g: g.span.start)
 
 
 def whole_value(engine: Engine, text: str, span: Span, replacement: str) -> tuple[Span, str]:

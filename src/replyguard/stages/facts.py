@@ -7,7 +7,7 @@ Evidence is gathered by direct queries of &kb and the dialogue's claims; the ver
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from replyguard.atoms import (
@@ -34,19 +34,26 @@ from replyguard.models import (
     Verified,
 )
 from replyguard.stages.context import CallContext, ClaimRecord
+from replyguard.text.attachment import AttachedClaim
 from replyguard.text.lexer import LexedText
+from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import TemporalMention, day_as_held
 from replyguard.values import Grade, grade
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
 
+# free-text attribute types: a value of one is told by its shape, not parsed
+_TEXTUAL = (ValueType.text, ValueType.enum)
 _GRADE_ORDER = {"Exact": 0, "Normalised": 1, "Compatible": 2, "Fuzzy": 3, "Mismatch": 4}
 
 
 def build_claims(engine: Engine, ctx: CallContext) -> list[ClaimRecord]:
     records = []
     for i, attached in enumerate(ctx.reply.claims, start=1):
+        sibling = fitting_sibling(engine.index, attached)
+        if sibling is not None:
+            attached = ctx.reply.claims[i - 1] = replace(attached, predicate=sibling)
         value = attached.value
         subject = attached.draft.subject
         vtype = (
@@ -76,6 +83,38 @@ def build_claims(engine: Engine, ctx: CallContext) -> list[ClaimRecord]:
         )
         records.append(ClaimRecord(f"C{i}", attached, model, vtype.value))
     return records
+
+
+def _has_digit(text: str) -> bool:
+    return any(c.isdigit() for c in text)
+
+
+def fitting_sibling(index: KBIndex, attached: AttachedClaim) -> str | None:
+    """The attribute a value is of when the one it was read under never holds its shape: "the
+    venue is at 14 Quay Street" is the venue's address (`venue_address`, whose values hold
+    digits as the value does), not its name (`venue`, whose values hold none). The sibling is
+    the subject's one other free-text attribute whose name shares a word with the attribute
+    read and whose every value agrees with the value said on holding digits; else None."""
+    entity = index.entities.get(attached.subject_id or "")
+    if entity is None or attached.predicate not in entity.attributes:
+        return None
+    digits = _has_digit(attached.value.text)
+
+    def agrees(attribute: str) -> bool | None:
+        held = [str(v) for v in entity.values_of(attribute)[0]]
+        if not held or index.attribute_type(attribute) not in _TEXTUAL:
+            return None
+        return all(_has_digit(v) == digits for v in held)
+
+    if agrees(attached.predicate) is not False:
+        return None
+    words = set(attached.predicate.lower().split("_"))
+    siblings = [
+        a
+        for a in entity.attributes
+        if a != attached.predicate and words & set(a.lower().split("_")) and agrees(a) is True
+    ]
+    return siblings[0] if len(siblings) == 1 else None
 
 
 def best_grade(

@@ -623,7 +623,17 @@ class Reader:
         chosen: dict[int, Referent] = {}  # id(lexeme) -> the referent its subject means
         periods = lexed.markers_of("period-phrase")
         last_days: set[str] = set()
-        for row, row_drafts in zip(lexed.sentence_lexemes, drafts, strict=True):
+        # values said of rows, sentence by sentence; one naming nothing goes on with the last row
+        value_rows = self.rows.reply_groups(
+            [
+                [lx for lx in row if lx.cat == "VAL" and lx.pronoun is None]
+                for row in lexed.sentence_lexemes
+            ],
+            [not any(lx.cat in ("ENT", "NAME") for lx in row) for row in lexed.sentence_lexemes],
+        )
+        for row, row_drafts, value_row in zip(
+            lexed.sentence_lexemes, drafts, value_rows, strict=True
+        ):
             previous: Lexeme | None = None
             for lexeme in row:
                 self._observe(lexeme, previous, resolver, out, chosen)
@@ -650,7 +660,7 @@ class Reader:
                 object_referents={
                     id(p.lexeme): p.candidates for p in out.pronouns if p.lexeme.cat == "VAL"
                 },
-                rows=self.rows.groups([lx for lx in row if lx.cat == "VAL" and lx.pronoun is None]),
+                rows=value_row,
                 speaks_for_us=any(lx.cat == "SELF" and fold(lx.text) in self.voice for lx in row),
                 names_others=any(
                     (lx.cat == "ENT" and self.organisation not in lx.entity_ids) or lx.cat == "NAME"

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 
 from replyguard.models import EntityType, KnowledgeBase
 from replyguard.text.lexicon import phrase_key
+from replyguard.text.temporal import day_words
 
 
 def qualifying_organisations(
@@ -28,7 +29,8 @@ def qualifying_organisations(
         return [kb.organization]
     words: dict[str, set[str]] = {}
     for kind, word in details:
-        words.setdefault(kind, set()).add(word.lower())
+        # a weekday's short forms ("tue_open") are the temporal grammar's, not listed in the rules
+        words.setdefault(kind, set()).update(day_words(word.lower()))
     found = []
     for entity in kb.entities:
         if entity.type != EntityType.Organization:

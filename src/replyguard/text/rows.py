@@ -4,11 +4,14 @@ rental costs $58", rows a search returned have no name) or names one that severa
 
 A sentence listing rows ("a road bike at 7:40 am for $58 and a city hybrid at 11:15 am for $44")
 says one row per group of values: a value of an attribute the group already has a value of
-starts the next row. Within a group, the values said before a value identify the row it is said
-of; the values after it identify the row only when two or more agree. Of rows that tie, those
-holding the value win, then the dialogue's focus breaks the tie. A row not told firmly is
-checked against every candidate: the one holding the value, or, among the entities sharing a
-name, all of them when they hold one value for its attribute.
+starts the next row; a sentence that names nothing goes on with the row the one before ended on.
+When rows with no name hold the values of a group but no one row holds them all, the row holding
+most of them is meant (of rows that tie, the one in focus, else the first listed) and each value
+is checked against it (`split_row`). Otherwise, within a group, the values said before a value
+identify the row it is said of; the values after it identify the row only when two or more
+agree. Of rows that tie, those holding the value win, then the dialogue's focus breaks the tie.
+A row not told firmly is checked against every candidate: the one holding the value, or, among
+the entities sharing a name, all of them when they hold one value for its attribute.
 """
 
 from __future__ import annotations
@@ -117,6 +120,33 @@ class RowFinder:
             seen |= attributes
         return out
 
+    def reply_groups(
+        self, sentences: Sequence[Sequence[Lexeme]], carries: Sequence[bool]
+    ) -> list[list[list[Lexeme]]]:
+        """Each sentence's values as rows (`groups`). A sentence that names nothing of its own
+        (`carries`) goes on with the row the sentence before it ended on, when both say values
+        only rows with no name hold and the two say no attribute twice: "The coach leaves at
+        9:10. A single is $31." says one row, and its values are read together."""
+        out: list[list[list[Lexeme]]] = []
+        for values, carry in zip(sentences, carries, strict=True):
+            rows = self.groups(values)
+            last = out[-1][-1] if out and out[-1] else None
+            if carry and rows and last is not None and self._of_rows(last, rows[0]):
+                said = {a for v in last for a in self.holders(v)}
+                if not said & {a for v in rows[0] for a in self.holders(v)}:
+                    last.extend(rows[0])
+                    rows[0] = last
+            out.append(rows)
+        return out
+
+    def _of_rows(self, *groups: Sequence[Lexeme]) -> bool:
+        """Whether each group holds a value and only rows with no name hold its values."""
+        for group in groups:
+            held = frozenset().union(*(self.held_by(v) for v in group))
+            if not held or self.nameless(held) != held:
+                return False
+        return True
+
     def identify(
         self,
         value: Lexeme,
@@ -171,6 +201,31 @@ class RowFinder:
         best = max((self._distinct(a) for a in self.index.schema), default=0.0)
         return self.key_weight(value) >= best
 
+    def split_row(
+        self, value: Lexeme, group: Sequence[Lexeme], focus: Mapping[str, tuple[float, int]]
+    ) -> tuple[str, str] | None:
+        """The row meant when the values said together ("leaves at 9:10 and costs $31") are held
+        by rows with no name but by no one row: the row holding the most of them; of rows that
+        tie, the one in focus, else the first the KB lists (`Listed`: rows a search returned, in
+        the order returned). Every value is then checked against that one row, whichever of
+        them tells rows apart best. None when one row holds them all, or the value is held by
+        no row (the other rules decide)."""
+        every = self.nameless(self.index.entities)
+        held = [self.nameless(self.held_by(u)) for u in group]
+        told = [h for h in held if h and h != every]  # values held alike by every row tell none
+        own = self.nameless(self.held_by(value))
+        if not own or own == every or len(told) < 2 or set.intersection(*told):
+            return None
+        support = {e: sum(e in h for h in told) for e in set().union(*told)}
+        best = max(support.values())
+        tied = [e for e in self.index.entities if support.get(e) == best]  # in the KB's order
+        if len(tied) == 1:
+            return tied[0], "Values"
+        in_focus = [e for e in tied if e in focus]
+        if in_focus:
+            return max(in_focus, key=focus.__getitem__), "Values"
+        return tied[0], "Listed"
+
     def _distinct(self, attribute: str) -> float:
         found = self._distinctness.get(attribute)
         if found is None:
@@ -209,6 +264,10 @@ class RowFinder:
             # a value every row holds alike ("economy" of all economy seats) tells no row: it is
             # said of the one in focus
             return max(focus, key=focus.__getitem__), "Candidates"
+        if candidates is None:
+            split = self.split_row(value, group, focus)
+            if split is not None:
+                return split
         found = self.identify(value, group, candidates, alone)
         if found is None:
             return None

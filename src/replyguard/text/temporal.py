@@ -253,10 +253,16 @@ def _on_boundary(text: str, pos: int) -> bool:
 # ---- value helpers ----------------------------------------------------------------------------
 
 
-def _weekday_index(word: str) -> int | None:
+def _grammar_weekday(word: str) -> int | None:
+    """The weekday a word is as the grammar spells weekdays, no misspelling allowed."""
     if _EXACT_WEEKDAY.fullmatch(word) or _SHORT_WEEKDAY.fullmatch(word.capitalize()):
         return next(i for i, name in enumerate(WEEKDAYS) if word.lower().startswith(name[:2]))
-    return _fuzzy_weekday(word)
+    return None
+
+
+def _weekday_index(word: str) -> int | None:
+    index = _grammar_weekday(word)
+    return _fuzzy_weekday(word) if index is None else index
 
 
 def _number(token: Token) -> float:
@@ -1024,21 +1030,22 @@ def mention_weekday(mention: TemporalMention) -> str | None:
     return normalise_weekday(mention.text)
 
 
+def _short_forms(day: str) -> tuple[str, ...]:
+    """The short forms the temporal grammar reads as `day` (WEEKDAY, WEEKDAY_SHORT): its name's
+    beginnings of three letters or more, with or without a plural "s" ("tue", "weds"). The
+    grammar is the one list; the MeTTa facts name the full weekday only."""
+    index = WEEKDAYS.index(day)
+    candidates = {day[:k] + s for k in range(3, len(day)) for s in ("", "s")}
+    return tuple(sorted(f for f in candidates if _grammar_weekday(f) == index))
+
+
 # how a KB's column names shorten the weekdays ("tue_open", "sat_hours")
-_WEEKDAY_SHORT = {
-    "monday": ("mon",),
-    "tuesday": ("tue", "tues"),
-    "wednesday": ("wed", "weds"),
-    "thursday": ("thu", "thur", "thurs"),
-    "friday": ("fri",),
-    "saturday": ("sat",),
-    "sunday": ("sun",),
-}
+_DAY_WORDS = {day: frozenset((day, *_short_forms(day))) for day in WEEKDAYS}
 
 
 def day_words(day: str) -> frozenset[str]:
     """A weekday's name and the short forms column names use for it."""
-    return frozenset((day, *_WEEKDAY_SHORT.get(day, ())))
+    return _DAY_WORDS.get(day, frozenset((day,)))
 
 
 def names_weekday(attribute: str, day: str) -> bool:
