@@ -174,10 +174,13 @@ def _denied_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
     negation, against the words of the entity's name."""
     denied: dict[str, TurnReading] = {}
     wanted: set[str] = set()  # entities a user named outside what they deny
+    events = set(str(engine.setting("event-negations")).split())
     for reading in users:
         lexed = reading.reading.lexed
         tokens = lexed.tokens
-        negations = [lx.end_tok for lx in lexed.lexemes if lx.cat == "NEG"]
+        negations = [
+            lx.end_tok for lx in lexed.lexemes if lx.cat == "NEG" and lx.text.lower() not in events
+        ]
         for end in negations:
             sentence = next(
                 (x for x in lexed.sentences if x.start_token <= end < x.end_token), None
