@@ -86,25 +86,11 @@ _ANSWER = R.Accept
 @pytest.mark.parametrize(
     ("query", "reply", "kind"),
     [
-        # a price asked, no price given and nothing claimed
-        (
-            "How much does the sauna cost?",
-            "The sauna is a lovely way to relax after a swim.",
-            _OTHER,
-        ),
         ("How much does the sauna cost?", "The sauna costs £9.", _ANSWER),
-        # an email asked, nothing of the kind given
-        (
-            "What's your email address?",
-            "You'll find us just off the high street by the weir.",
-            _OTHER,
-        ),
         ("What's your email address?", "You can email us at swim@millfordpool.example.", _ANSWER),
         # "on" of runs_on names nothing: the time asked is not the class's days
         ("What time do you open on Friday?", "Aqua Fit runs on Mondays and Thursdays.", _OTHER),
         ("What time do you open on Friday?", "On Fridays we open at 6:30am.", _ANSWER),
-        # a when-question is answered by days
-        ("When is Aqua Fit on?", "Aqua Fit runs on Mondays and Thursdays.", _ANSWER),
         # a yes/no attribute asked, other attributes of the same thing given
         ("Is the lido wheelchair accessible?", "The lido is 50 metres long and heated.", _OTHER),
         (

@@ -36,7 +36,7 @@ from replyguard.stages.context import CallContext
 from replyguard.stages.polar_answers import direct_answer
 from replyguard.text.lexer import Lexeme
 from replyguard.text.questions import WH_WORDS, classify_question
-from replyguard.text.temporal import NUMBER_WORDS, mention_weekday, names_weekday
+from replyguard.text.temporal import mention_weekday, names_weekday
 from replyguard.text.words import STOPWORDS, content_stems, stem
 
 if TYPE_CHECKING:
@@ -256,9 +256,7 @@ def _coverage_evidence(
         if focus_attribute
         else False
     )
-    present = _has_answer_type(engine, ctx, expected) or (
-        classify_question(ctx.query).wh_word == "when" and _has_answer_type(engine, ctx, "Date")
-    )  # "when can I see her?" - "she works on Fridays"
+    present = _has_answer_type(engine, ctx, expected)
     return (
         Sym("AnswerEvidence"),
         focus_value,
@@ -276,8 +274,8 @@ def _answers_another(engine: Engine, ctx: CallContext, expected: str, present: b
     several things ("what time is it and who is coming?") is partly answered by one of them, and
     a claimed attribute whose name shares a word with the question is about what was asked."""
     claimed = {c.attached.predicate for c in ctx.claims}
-    if _asks_several(ctx.query) or (not claimed and _says_a_number(ctx)):
-        return False  # nothing read, but a number the reading missed may be the answer
+    if _asks_several(ctx.query) or not claimed:
+        return False  # nothing read: no claim to set beside what was asked
     fitting = _ANSWERING_TYPES.get(expected)
     asked = {
         a
@@ -327,14 +325,6 @@ def _asked_polar(engine: Engine, ctx: CallContext, entity_id: str | None) -> set
         for a, stems in engine.index.polar.items()
         if (entity is None or a in entity.attributes) and stems & query_stems
     }
-
-
-def _says_a_number(ctx: CallContext) -> bool:
-    """Whether the reply holds a number in digits or words ("twenty pounds", "eight places")."""
-    return any(
-        t.kind == "num" or any(w in NUMBER_WORDS for w in t.lower.split("-"))
-        for t in ctx.reply.lexed.tokens
-    )
 
 
 def _asks_several(query: str) -> bool:
