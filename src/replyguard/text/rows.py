@@ -52,6 +52,7 @@ class RowFinder:
         self._table: dict[tuple[str, str], set[str]] | None = None
         self._memo: dict[tuple[str, object], dict[str, frozenset[str]]] = {}
         self._distinctness: dict[str, float] = {}
+        self._nameless: frozenset[str] | None = None
 
     def _holders_table(self) -> dict[tuple[str, str], set[str]]:
         if self._table is None:
@@ -192,7 +193,10 @@ class RowFinder:
 
     def nameless(self, ids: Collection[str]) -> set[str]:
         """Of these entities, the rows with no name (told only by their values)."""
-        return {e for e in ids if self.index.entities[e].name is None}
+        if self._nameless is None:  # once per KB: asked of every entity holding a value said
+            entities = self.index.entities.values()
+            self._nameless = frozenset(e.id for e in entities if e.name is None)
+        return set(self._nameless.intersection(ids)) if self._nameless else set()
 
     def names_row(self, value: Lexeme) -> bool:
         """Whether the value is of a column that tells rows apart as well as any (a departure
