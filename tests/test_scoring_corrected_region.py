@@ -52,3 +52,13 @@ def test_an_article_changed_before_the_value_stays_out_of_it():
     perturbed = "The nearest bakery is a Crumb Corner on Vale Road."
     corrected = "The nearest bakery is an Oat House on Vale Road."
     assert _at(perturbed, corrected, "Crumb Corner", "Oat House")
+
+
+def test_a_full_stop_after_the_value_at_the_end_stays_out_of_it():
+    perturbed = "The kiln is fired at 9 sharp."
+    corrected = "The kiln is fired at 7:30am."
+    start = perturbed.index("9 sharp")
+    assert corrected_region(perturbed, corrected, start, start + 7) == "7:30am"
+    perturbed = "Doors open at 6pm."
+    start = perturbed.index("6pm")
+    assert corrected_region(perturbed, "Doors open at 5pm.", start, start + 3) == "5pm"

@@ -211,6 +211,7 @@ class MettaHost:
         self._installed: list[Atom] = []
         self.replaced: list[RuleForm] = []
         self._memo: OrderedDict[str, list[Atom]] = OrderedDict()
+        self._decoded: OrderedDict[tuple[object, ...], object] = OrderedDict()
         self._pure: set[str] = set()
         self.load_rules()
 
@@ -278,6 +279,7 @@ class MettaHost:
                 args = tuple(from_atom(a) for a in form.atom.get_children()[1:])
                 self._facts.setdefault(form.head, []).append(args)
         self._memo.clear()
+        self._decoded.clear()
         self._clause_spaces: dict[str, GroundingSpaceRef] = {}
         self._clause_cache: dict[str, list[RuleForm]] = {}
 
@@ -290,9 +292,10 @@ class MettaHost:
 
     # ------------------------------------------------------------------ evaluation
 
-    def evaluate(self, expr: Atom) -> list[Atom]:
-        """All results of a rule call; pure calls are remembered."""
-        head = _head(expr)
+    def evaluate(self, expr: Atom, head: str | None = None) -> list[Atom]:
+        """All results of a rule call; pure calls are remembered. `head` is the called function
+        when the caller knows it (reading it back from the atom costs more than the lookup)."""
+        head = _head(expr) if head is None else head
         key = str(expr) if head in self._pure else None
         with self.lock:
             if key is not None:
@@ -353,9 +356,26 @@ class MettaHost:
         return f" ({', '.join(f'{f.file}:{f.line}' for f in forms[:3])})" if forms else ""
 
     def value(self, head: str, *args: object) -> object:
-        """The single result of a deterministic rule call, decoded to Python."""
+        """The single result of a deterministic rule call, decoded to Python. A pure call's
+        value is remembered by its arguments as Python holds them, so a repeated call builds no
+        atom at all."""
+        key = ("value", head, _argument_key(args)) if head in self._pure else None
+        if key is not None:
+            with self.lock:
+                if key in self._decoded:
+                    self._decoded.move_to_end(key)
+                    return self._decoded[key]
+        out = self._value(head, args)
+        if key is not None:
+            with self.lock:
+                self._decoded[key] = out
+                if len(self._decoded) > _MEMO_LIMIT:
+                    self._decoded.popitem(last=False)
+        return out
+
+    def _value(self, head: str, args: tuple[object, ...]) -> object:
         expr = call(head, *args)
-        results = self.evaluate(expr)
+        results = self.evaluate(expr, head)
         if len(results) != 1:
             raise RuleError(
                 f"rule call {expr} gave {len(results)} results; a decision needs one "
@@ -392,18 +412,18 @@ class MettaHost:
     ) -> Explanation:
         """The rule call, its result, and the rule-file clauses whose left side matches it."""
         expr = call(head, *args)
-        results = self.evaluate(expr)
+        results = self.evaluate(expr, head)
         return Explanation(
             rule=str(expr),
             result=", ".join(str(r) for r in results),
-            clauses=[f"{f.file}:{f.line}" for f in self.matching_clauses(expr)],
+            clauses=[f"{f.file}:{f.line}" for f in self.matching_clauses(expr, head)],
             atoms=atoms or [],
             because=because or [],
         )
 
-    def matching_clauses(self, expr: Atom) -> list[RuleForm]:
+    def matching_clauses(self, expr: Atom, head: str | None = None) -> list[RuleForm]:
         """Definitions whose left-hand side unifies with the call (the clauses that fire)."""
-        head = _head(expr)
+        head = _head(expr) if head is None else head
         if head is None:
             return []
         key = str(expr)
@@ -430,7 +450,7 @@ class MettaHost:
     def holds(self, head: str, *args: object) -> bool:
         """Whether a relation holds: a call that reduces to True. A call no clause matches is a
         relation that does not hold (MeTTa leaves it unreduced), not an error."""
-        results = self.evaluate(call(head, *args))
+        results = self.evaluate(call(head, *args), head)
         return any(from_atom(r) is True for r in results)
 
     def query(self, space: str, pattern: str) -> list[dict[str, object]]:
@@ -521,6 +541,26 @@ def _inline_config(forms: list[RuleForm]) -> list[Atom]:
         else:
             installed.append(E(S("="), lhs, fold(form.atom.get_children()[2])))
     return installed
+
+
+def _argument_key(value: object) -> object:
+    """Rule-call arguments as a memo key: equal exactly when `to_atom` gives equal atoms (a
+    symbol, a string and a truth value stay apart; an integer is the float it is encoded as)."""
+    if isinstance(value, tuple | list):
+        return tuple(_argument_key(v) for v in value)
+    if isinstance(value, Sym):
+        return ("Sym", str(value))
+    if isinstance(value, bool):
+        return ("Bool", value)
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        return ("String", value)
+    if isinstance(value, Atom):
+        return ("Atom", str(value))
+    if value is None:
+        return None
+    raise TypeError(f"cannot encode {type(value).__name__} as an atom")
 
 
 def _head(expr: Atom) -> str | None:

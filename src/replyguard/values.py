@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
@@ -109,8 +110,10 @@ _PUNCT = re.compile(r"[^\w\s@.+-]", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
-    """Case-, accent- and space-insensitive form used for names and free text."""
+    """Case-, accent- and space-insensitive form used for names and free text (remembered: the
+    same words are folded again and again for every reply)."""
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
     return _SPACE.sub(" ", text.casefold().replace("_", " ")).strip()

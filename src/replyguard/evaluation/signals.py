@@ -208,6 +208,13 @@ def corrected_region(perturbed: str, corrected: str, start: int, end: int) -> st
         if a + size > end:
             new_end = b + max(0, end - a)
             break
+    # the reply's own text before or after the place, kept whole at the corrected text's ends, is
+    # not part of it, even when too short to anchor ("12 noon." corrected to "11am.")
+    head, tail = perturbed[:start], perturbed[end:]
+    if new_start < len(head) and corrected.startswith(head):
+        new_start = len(head)
+    if tail and new_end > len(corrected) - len(tail) and corrected.endswith(tail):
+        new_end = max(new_start, len(corrected) - len(tail))
     # a place at a word's edge in the reply is at one in the correction ("a Safeway" corrected to
     # "an Aldi" does not put the article's "n" into the value)
     if start > 0 and not perturbed[start - 1].isalnum():

@@ -106,11 +106,11 @@ class _Cover:
 
 def _phrase_matches(tokens: Sequence[Token], vocabulary: Vocabulary) -> list[tuple[int, int]]:
     """Token ranges spelling a multi-word KB term (punctuation between words is skipped)."""
-    words = [(i, t.lower) for i, t in enumerate(tokens) if t.kind != "punct"]
+    where = [i for i, t in enumerate(tokens) if t.kind != "punct"]
+    words = [tokens[i].lower for i in where]
     found = []
-    for n, (i, word) in enumerate(words):
-        for phrase in vocabulary.phrases.get(word, ()):
-            window = words[n : n + len(phrase)]
-            if tuple(w for _, w in window) == phrase:
-                found.append((i, window[-1][0] + 1))
+    for n, word in enumerate(words):
+        for length in vocabulary.phrase_lengths.get(word, ()):
+            if n + length <= len(words) and tuple(words[n : n + length]) in vocabulary.phrases:
+                found.append((where[n], where[n + length - 1] + 1))
     return found

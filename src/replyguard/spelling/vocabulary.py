@@ -54,14 +54,16 @@ class Vocabulary:
         self.kb_prior = kb_prior
         self.written_weight = written_weight
         self.extra: dict[str, str] = {}  # lower-case word -> the KB's spelling
-        self.phrases: dict[str, list[tuple[str, ...]]] = {}  # first word -> multi-word terms
+        self.phrases: set[tuple[str, ...]] = set()  # the multi-word terms, lower-case words
+        self.phrase_lengths: dict[str, set[int]] = {}  # first word -> the lengths of its terms
         for term in extra_words:
             parts = [t for t in tokenize(term) if t.kind != "punct"]
             for part in parts:
                 if part.kind == "word":
                     self.extra.setdefault(part.lower, part.text)
             if len(parts) > 1:
-                self.phrases.setdefault(parts[0].lower, []).append(tuple(t.lower for t in parts))
+                self.phrases.add(tuple(t.lower for t in parts))
+                self.phrase_lengths.setdefault(parts[0].lower, set()).add(len(parts))
         self._extra_index = DeleteIndex(self.extra)
 
     def known(self, word: str) -> bool:

@@ -151,6 +151,7 @@ def correct_response(
 
 
 _WORD_BEFORE = re.compile(r"(\w+)\s+\Z")
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 
 
 def _agreeing_with_replacements(
@@ -161,18 +162,25 @@ def _agreeing_with_replacements(
 ) -> list[ResponseCorrection]:
     """Grammar edits with the word before each corrected value judged against the value put in
     ("an Flexible" corrected to Economy reads "an Economy", not "a Economy"): the spelling rules
-    read that word in the text with the replacement in place, and only their edits of that word
-    are kept for it."""
+    read that word in its sentence with the replacement in place, and only their edits of that
+    word are kept for it."""
     out = list(grammar)
+    text = ctx.response
     for fact in facts:
-        before = _WORD_BEFORE.search(ctx.response, 0, fact.span.start)
+        before = _WORD_BEFORE.search(text, 0, fact.span.start)
         if before is None or fact.replacement is None:
             continue
         word = Span(start=before.start(1), end=before.end(1))
-        local = ctx.response[: fact.span.start] + fact.replacement + ctx.response[fact.span.end :]
+        start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, word.start)), default=0)
+        end = next((m.end() for m in _SENTENCE_END.finditer(text, fact.span.end)), len(text))
+        local = text[start : fact.span.start] + fact.replacement + text[fact.span.end : end]
         edits, _ = engine.spelling.correct_with_log(local, [])
         out = [g for g in out if not _overlaps(g.span, word)]
-        out += [_grammar_edit(e) for e in edits if word.start <= e.start and e.end <= word.end]
+        out += [
+            _grammar_edit(e.model_copy(update={"start": e.start + start, "end": e.end + start}))
+            for e in edits
+            if word.start <= e.start + start and e.end + start <= word.end
+        ]
     return sorted(out, key=lambda g: g.span.start)
 
 

@@ -11,6 +11,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
 
 from rapidfuzz import fuzz, process
@@ -80,12 +81,14 @@ def mask_numbers(words: Sequence[str]) -> PhraseKey:
 _INNER_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
 
 
+@lru_cache(maxsize=1 << 16)
 def word_key(text: str) -> str:
     """A token as the phrase tables compare it: folded, one apostrophe, and a hyphen inside a
     word dropped ("Check-in" is the "checkin" of checkin_closes)."""
     return _INNER_HYPHEN.sub("", fold(text).replace("’", "'"))
 
 
+@lru_cache(maxsize=1 << 16)
 def phrase_key(phrase: str) -> PhraseKey:
     return tuple(word_key(t.text) for t in tokenize(phrase))
 
