@@ -1,0 +1,151 @@
+"""Questions left unanswered by a whole reply, and replies against what the user said of
+themselves (stages/coherence.py `_answers_another`, `_dated_of_asked`; metta/coherence.metta
+`nothing-read-answers-another`), on a pottery studio's KB: courses on set days with member and
+non-member prices, an open studio, a lead potter."""
+
+from __future__ import annotations
+
+import pytest
+
+from replyguard.engine import Engine
+from replyguard.models import KnowledgeBase, Turn
+from replyguard.models import RecommendationKind as R
+
+STUDIO = {
+    "entities": [
+        {
+            "id": "studio",
+            "name": "Kilnworks Studio",
+            "type": "Organization",
+            "aliases": ["Kilnworks"],
+            "attributes": {
+                "address": "8 Clay Street, Denholm",
+                "phone": "01632 960 550",
+                "saturday_hours": "10:00 am - 4:00 pm",
+                "parking": False,
+            },
+        },
+        {
+            "id": "wheel",
+            "name": "Wheel Throwing Course",
+            "type": "Event",
+            "aliases": ["the wheel course"],
+            "attributes": {
+                "runs_on": ["Tuesday"],
+                "starts": "6:30 pm",
+                "price": "£120",
+                "member_price": "£95",
+            },
+        },
+        {
+            "id": "taster",
+            "name": "Handbuilding Taster",
+            "type": "Event",
+            "attributes": {"runs_on": ["Saturday"], "starts": "11:00 am", "price": "£35"},
+        },
+        {
+            "id": "ines",
+            "name": "Ines Ferreira",
+            "type": "Person",
+            "gender": "Feminine",
+            "attributes": {"role": "Lead Potter"},
+        },
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def studio() -> Engine:
+    return Engine(KnowledgeBase.model_validate(STUDIO))
+
+
+def _turns(*user: str) -> list[Turn]:
+    out = []
+    for text in user:
+        out += [Turn(speaker="user", text=text), Turn(speaker="assistant", text="Sure.")]
+    return out
+
+
+# ---------------------------------------------------------------- unanswered questions
+
+
+@pytest.mark.parametrize(
+    ("query", "reply", "kind"),
+    [
+        # a time asked; the whole reply states nothing of the kind and nothing is read
+        (
+            "When does the wheel course start?",
+            "The wheel course is a relaxing way to learn and suits complete beginners.",
+            R.Regenerate,
+        ),
+        ("How much is the wheel course?", "The wheel course is great fun.", R.Regenerate),
+        ("What's your phone number?", "We're just off the high street by the mill.", R.Regenerate),
+        # the same text cut mid-sentence, as a stream has it so far: it may yet answer
+        ("When does the wheel course start?", "The wheel course is a relaxing way to", R.Accept),
+        ("How much is the wheel course?", "The wheel course", R.Accept),
+        # a number the reading did not take may be the answer
+        (
+            "How much is the wheel course?",
+            "The wheel course comes to a hundred and twenty for the lot.",
+            R.Accept,
+        ),
+        # days said of the thing asked answer "when"
+        (
+            "When is the handbuilding taster on?",
+            "The handbuilding taster runs on Saturdays.",
+            R.Accept,
+        ),
+        ("When does the wheel course start?", "It starts at 6:30pm on Tuesdays.", R.Accept),
+    ],
+)
+def test_a_whole_reply_that_states_nothing_asked_is_regenerated(studio, query, reply, kind):
+    result = studio.postprocess(reply, query)
+    assert result.recommendation.kind == kind, result.recommendation
+
+
+def test_a_date_said_of_something_else_does_not_answer_when(studio):
+    result = studio.postprocess(
+        "Ines will ring you tomorrow to go through the details.",
+        "When does the handbuilding taster start?",
+    )
+    assert result.recommendation.kind == R.Regenerate
+    assert result.coherence.qud_relevance.answers_another_question
+
+
+# ---------------------------------------------------------------- suppositions
+
+
+def _supposed(result) -> list[str]:
+    return [
+        f.content
+        for f in result.hallucination_flags
+        if f.hallucination_type.value == "UnsupportedClaim"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "reply"),
+    [
+        (
+            "Is the wheel course hard?",
+            "Many students say the wheel course is harder than it looks, though Ines is patient.",
+        ),
+        ("Is the taster messy?", "The taster can get quite messy, so wear old clothes."),
+        ("Is the handbuilding taster busy?", "The handbuilding taster is often full, so book early."),
+        (
+            "Is the handbuilding taster busy?",
+            "The handbuilding taster might be quieter after the holidays.",
+        ),
+    ],
+)
+def test_a_supposition_the_kb_cannot_check_is_flagged(studio, query, reply):
+    result = studio.postprocess(reply, query)
+    assert result.recommendation.kind == R.AcceptWithFlags
+    assert _supposed(result)
+
+
+def test_can_be_before_a_participle_is_no_supposition(studio):
+    result = studio.postprocess(
+        "Yes, the handbuilding taster can be booked at the desk.", "Can I book the taster?"
+    )
+    assert not _supposed(result)
