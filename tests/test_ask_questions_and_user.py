@@ -131,7 +131,10 @@ def _supposed(result) -> list[str]:
             "Many students say the wheel course is harder than it looks, though Ines is patient.",
         ),
         ("Is the taster messy?", "The taster can get quite messy, so wear old clothes."),
-        ("Is the handbuilding taster busy?", "The handbuilding taster is often full, so book early."),
+        (
+            "Is the handbuilding taster busy?",
+            "The handbuilding taster is often full, so book early.",
+        ),
         (
             "Is the handbuilding taster busy?",
             "The handbuilding taster might be quieter after the holidays.",
