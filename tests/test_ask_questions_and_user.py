@@ -1,7 +1,7 @@
 """Questions left unanswered by a whole reply, and replies against what the user said of
 themselves (stages/coherence.py `_answers_another`, `_dated_of_asked`; metta/coherence.metta
-`nothing-read-answers-another`), on a pottery studio's KB: courses on set days with member and
-non-member prices, an open studio, a lead potter."""
+`nothing-read-answers-another`; stages/user_needs.py; stages/acts.py; stages/speculation.py), on
+a pottery studio's KB: courses on set days, two studio passes, a lead potter."""
 
 from __future__ import annotations
 
@@ -42,6 +42,18 @@ STUDIO = {
             "name": "Handbuilding Taster",
             "type": "Event",
             "attributes": {"runs_on": ["Saturday"], "starts": "11:00 am", "price": "£35"},
+        },
+        {
+            "id": "weekday_pass",
+            "name": "Weekday Studio Pass",
+            "type": "Object",
+            "attributes": {"monthly_price": "£40"},
+        },
+        {
+            "id": "anytime_pass",
+            "name": "Anytime Studio Pass",
+            "type": "Object",
+            "attributes": {"monthly_price": "£65"},
         },
         {
             "id": "ines",
@@ -152,3 +164,82 @@ def test_can_be_before_a_participle_is_no_supposition(studio):
         "Yes, the handbuilding taster can be booked at the desk.", "Can I book the taster?"
     )
     assert not _supposed(result)
+
+
+# ---------------------------------------------------------------- what the user said
+
+
+def _prior(result) -> list[str]:
+    return [
+        f.content
+        for f in result.hallucination_flags
+        if f.hallucination_type.value == "ContradictsPrior"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "reply", "contradicts"),
+    [
+        # a thing of a kind the user chose by the word that tells it from the others
+        (
+            "I work from home on weekdays, so I'd take the weekday pass.",
+            "The anytime studio pass is £65 a month.",
+            True,
+        ),
+        (
+            "I work from home on weekdays, so I'd take the weekday pass.",
+            "The weekday studio pass is £40 a month.",
+            False,
+        ),
+        # the reply names the one chosen too: it weighs the two
+        (
+            "I work from home on weekdays, so I'd take the weekday pass.",
+            "The weekday pass is £40, and the anytime studio pass is £65 a month.",
+            False,
+        ),
+        # a question chooses nothing
+        ("Is the weekday pass the cheaper one?", "The anytime studio pass is £65 a month.", False),
+        # what the user would rather not have
+        (
+            "I'd rather pay for each session than commit to a pass.",
+            "The anytime studio pass is £65 a month.",
+            True,
+        ),
+        (
+            "Could I do a course instead of buying a pass?",
+            "The anytime studio pass is £65 a month.",
+            False,
+        ),
+        (
+            "I'd like a course instead of a monthly pass.",
+            "The anytime studio pass is £65 a month.",
+            True,
+        ),
+        # the only days they can come, said as "weekends"
+        (
+            "I can only get there at weekends.",
+            "The wheel course runs on Tuesdays at 6:30pm.",
+            True,
+        ),
+        (
+            "I can only get there at weekends.",
+            "The handbuilding taster runs on Saturdays at 11am.",
+            False,
+        ),
+    ],
+)
+def test_an_offer_against_what_the_user_chose_is_regenerated(studio, said, reply, contradicts):
+    result = studio.postprocess(reply, "What would you suggest?", _turns(said))
+    assert bool(_prior(result)) == contradicts, result.hallucination_flags
+    if contradicts:
+        assert result.recommendation.kind == R.Regenerate
+
+
+def test_an_act_word_after_a_determiner_names_a_thing(studio):
+    """ "The anytime pass" is an answer, not the acknowledgement "anytime"."""
+    result = studio.postprocess(
+        "The anytime studio pass is £65 a month.",
+        "Which pass should I get?",
+        _turns("I'd go for the weekday pass."),
+    )
+    assert result.coherence.discourse_coherence.reply_act == "Answer"
