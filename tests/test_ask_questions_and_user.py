@@ -21,6 +21,9 @@ STUDIO = {
             "attributes": {
                 "address": "8 Clay Street, Denholm",
                 "phone": "01632 960 550",
+                "tuesday_hours": "9:00 am - 9:00 pm",
+                "wednesday_hours": "9:00 am - 9:00 pm",
+                "thursday_hours": "9:00 am - 9:00 pm",
                 "saturday_hours": "10:00 am - 4:00 pm",
                 "parking": False,
             },
@@ -107,7 +110,11 @@ def _turns(*user: str) -> list[Turn]:
             "The handbuilding taster runs on Saturdays.",
             R.Accept,
         ),
-        ("When does the wheel course start?", "It starts at 6:30pm on Tuesdays.", R.Accept),
+        (
+            "When does the wheel course start?",
+            "The wheel course starts at 6:30pm on Tuesdays.",
+            R.Accept,
+        ),
     ],
 )
 def test_a_whole_reply_that_states_nothing_asked_is_regenerated(studio, query, reply, kind):
@@ -243,3 +250,73 @@ def test_an_act_word_after_a_determiner_names_a_thing(studio):
         _turns("I'd go for the weekday pass."),
     )
     assert result.coherence.discourse_coherence.reply_act == "Answer"
+
+
+@pytest.mark.parametrize(
+    ("reply", "contradicts"),
+    [
+        ("I've reserved one place on Saturday's taster for you.", True),
+        ("I've booked the handbuilding taster for one person.", True),
+        ("I've booked two places on the taster for you.", False),
+        # a price for one place is no party size
+        ("One place on the handbuilding taster is £35.", False),
+        ("The handbuilding taster is £35 for one person.", False),
+    ],
+)
+def test_one_place_for_a_party_of_two_contradicts_them(studio, reply, contradicts):
+    result = studio.postprocess(reply, "Can you book us in?", _turns("There'll be two of us."))
+    assert bool(_prior(result)) == contradicts, result.hallucination_flags
+
+
+# ---------------------------------------------------------------- corrected, with unread values
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind"),
+    [
+        # 10am is wrong (11:00 am); £35 is unread, but the taster holds it: said in other words
+        (
+            "The handbuilding taster starts at 10am on Saturdays and there's a £35 fee.",
+            R.CorrectAndDeliver,
+        ),
+        # a fee the taster holds nowhere would go out unchecked beside the corrected time
+        (
+            "The handbuilding taster starts at 10am on Saturdays and there's a £8 clay fee.",
+            R.Regenerate,
+        ),
+    ],
+)
+def test_a_corrected_reply_goes_out_with_unread_values_its_entities_hold(studio, reply, kind):
+    result = studio.postprocess(reply, "When is the taster?")
+    assert result.unread_values, "the price is said where no claim reads it"
+    assert result.recommendation.kind == kind
+    if kind == R.CorrectAndDeliver:
+        unread = result.unread_values[0].span
+        assert unread in result.recommendation.flags
+        assert "11" in result.recommendation.deliver
+
+
+def test_one_wrong_value_read_against_several_weekdays_is_one_to_correct():
+    """ "8am" is read against Tuesday's, Wednesday's and Thursday's opening times: one wrong
+    value said, corrected in place, not most of the reply wrong."""
+    hours = {"tuesday_hours", "wednesday_hours", "thursday_hours"}
+    shop = Engine(
+        KnowledgeBase.model_validate(
+            {
+                "entities": [
+                    {
+                        "id": "shop",
+                        "name": "Glaze and Fire",
+                        "type": "Organization",
+                        "attributes": {a: "9:00 am - 5:00 pm" for a in hours},
+                    }
+                ]
+            }
+        )
+    )
+    result = shop.postprocess("Tuesday to Thursday we open at 8am.", "When do you open?")
+    validations = result.factual_validation.claim_validations
+    wrong = [v for v in validations if v.status.kind == "Contradicted"]
+    assert len(wrong) == 3, "one value, three columns"
+    assert result.recommendation.kind == R.CorrectAndDeliver
+    assert "9" in result.recommendation.deliver and "8am" not in result.recommendation.deliver
