@@ -320,3 +320,39 @@ def test_one_wrong_value_read_against_several_weekdays_is_one_to_correct():
     assert len(wrong) == 3, "one value, three columns"
     assert result.recommendation.kind == R.CorrectAndDeliver
     assert "9" in result.recommendation.deliver and "8am" not in result.recommendation.deliver
+
+
+@pytest.mark.parametrize(
+    ("said", "reply", "contradicts"),
+    [
+        (
+            "I don't need 24-hour access, I only throw in the mornings.",
+            "Since you need round-the-clock access, the anytime studio pass suits you.",
+            True,
+        ),
+        (
+            "I won't need a wheel, I do handbuilding.",
+            "As you need a wheel, the wheel course is the one for you.",
+            True,
+        ),
+        # something else needed, a question, or the reply agreeing
+        (
+            "I don't need 24-hour access.",
+            "Since you need step-free access, the weekday studio pass suits you.",
+            False,
+        ),
+        (
+            "Do I need 24-hour access?",
+            "Since you need round-the-clock access, the anytime studio pass suits you.",
+            False,
+        ),
+        (
+            "I don't need 24-hour access.",
+            "You don't need round-the-clock access, so the weekday studio pass suits you.",
+            False,
+        ),
+    ],
+)
+def test_a_reply_saying_the_user_needs_what_they_said_they_do_not(studio, said, reply, contradicts):
+    result = studio.postprocess(reply, "Which pass suits me?", _turns(said))
+    assert bool(_prior(result)) == contradicts, result.hallucination_flags

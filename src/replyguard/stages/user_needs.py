@@ -8,7 +8,9 @@ cannot take, or another person of theirs than the one they spoke of.
   Pass, Anytime Pass), a user sentence that wants one of them ("so I'd take the weekday pass")
   against a reply that offers another and says nothing of the one chosen.
 - **What they have none of or would rather not have.** The words after a negation ("no car"),
-  after "rather ... than" or "instead of", against the names of the entities the reply offers.
+  after "rather ... than" or "instead of", against the names of the entities the reply offers;
+  and what they said they do not need ("I don't need 24-hour access") against a reply that says
+  they do ("since you need round-the-clock access").
 - **What they need.** A user sentence about themselves that names a yes/no attribute of the KB
   by its head word ("I use a wheelchair" - wheelchair_access, "my guide dog" - dogs_allowed)
   says they need it; a reply that offers an entity whose KB value of it is no contradicts it.
@@ -25,6 +27,7 @@ metta/hallucination.metta). What the KB's names tell apart is found once per KB 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 from weakref import WeakKeyDictionary
@@ -34,6 +37,7 @@ from replyguard.metta_host import Sym
 from replyguard.models import Evidence, HallucinationType, Span
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
+from replyguard.text.claims import PREPOSITIONS
 from replyguard.text.lexer import LexedText
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import mention_weekday
@@ -74,6 +78,7 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
         *_need_candidates(engine, ctx, users),
         *_person_candidates(engine, ctx, users),
         *_choice_candidates(engine, ctx, users),
+        *_unneeded_candidates(ctx, users),
     ]
     return [
         Candidate(
@@ -255,6 +260,71 @@ def _dispreferred(lexed: LexedText) -> list[tuple[int, int]]:
         ):
             out.append((k + 1 + (token.lower == "instead"), _DISPREFERRED_WORDS))
     return out
+
+
+# what someone needs, wants or will use: "I don't need ...", "since you need ..."
+_NEEDING = frozenset({"need", "needs", "want", "wants", "require", "requires", "use", "using"})
+_PHRASE_ENDS = PREPOSITIONS | frozenset({"as", "and", "or", "but", "so", "because", "too"})
+_NEED_WORDS = 4  # how many words after the verb name the thing needed
+# the whole day, said in several ways: "24-hour access" is "round-the-clock access"
+_ALL_DAY = re.compile(r"\b(?:24[\s-]?(?:hours?|hr|h)|24\s?/\s?7|a?round[\s-]the[\s-]clock)\b")
+
+
+def _needed(lexed: LexedText, k: int, end: int) -> set[str]:
+    """The content stems of what the need verb at token `k` names, up to character `end` (its
+    sentence's end): up to `_NEED_WORDS` words, to a preposition, a conjunction or a mark."""
+    rest = _ALL_DAY.sub("allday", lexed.text[lexed.tokens[k].end : end].lower())
+    words: list[str] = []
+    for word in re.findall(r"[a-z0-9']+|[,.;:!?]", rest):
+        if word in _PHRASE_ENDS or not word[0].isalnum() or len(words) == _NEED_WORDS:
+            break
+        words.append(word)
+    return set(content_stems(words))
+
+
+def _need_at(lexed: LexedText, person: str, *, denied: bool) -> list[tuple[int, set[str]]]:
+    """(token index, stems needed) of each need verb after a `person` word of its sentence
+    ("self-reference" for the user's "I don't need", "addressee" for the reply's "you need"),
+    in sentences that ask nothing: with a negation before the verb when `denied`, else in
+    sentences that deny (or regret) nothing."""
+    plain = _plain(lexed)
+    negations = [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
+    out = []
+    for sentence in lexed.sentences:
+        if lexed.text[sentence.start : sentence.end + 1].rstrip().endswith("?"):
+            continue
+        persons = [m.start for m in lexed.markers_of(person) if sentence.start <= m.start]
+        for k in range(sentence.start_token, sentence.end_token):
+            at = lexed.tokens[k].start
+            if lexed.tokens[k].lower not in _NEEDING or not any(p < at for p in persons):
+                continue
+            negated = any(sentence.start <= n < at for n in negations)
+            if (negated if denied else _in(plain, at)) and (
+                stems := _needed(lexed, k, sentence.end + 1)
+            ):
+                out.append((k, stems))
+    return out
+
+
+def _unneeded_candidates(ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """The reply says the user needs what they said they do not ("I don't need 24-hour access"
+    - "since you need round-the-clock access"): every content word of what it says they need
+    is among those of what they denied needing."""
+    denied = [
+        (stems, reading)
+        for reading in users
+        for _, stems in _need_at(reading.reading.lexed, "self-reference", denied=True)
+    ]
+    if not denied:
+        return []
+    reply = ctx.reply.lexed
+    for k, stems in _need_at(reply, "addressee", denied=False):
+        for said, reading in denied:
+            if stems <= said:
+                reason = "said the user does not need it, and the reply says they do"
+                fix = "Leave out what the user said they do not need"
+                return [Found("Unneeded", reading, reply.tokens[k], reason, fix)]
+    return []
 
 
 def _head_stem(attribute: str) -> str | None:
