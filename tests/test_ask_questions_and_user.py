@@ -356,3 +356,35 @@ def test_one_wrong_value_read_against_several_weekdays_is_one_to_correct():
 def test_a_reply_saying_the_user_needs_what_they_said_they_do_not(studio, said, reply, contradicts):
     result = studio.postprocess(reply, "Which pass suits me?", _turns(said))
     assert bool(_prior(result)) == contradicts, result.hallucination_flags
+
+
+def test_a_value_against_the_user_stays_so_when_the_kb_contradicts_it_too():
+    """ "the two of you" to a family of four, read as a price the KB contradicts: correcting the
+    price in place would still answer a party of two, so the reply is written again."""
+    rooms = Engine(
+        KnowledgeBase.model_validate(
+            {
+                "entities": [
+                    {
+                        "id": "garden",
+                        "name": "Garden Room",
+                        "type": "Object",
+                        "attributes": {"price_per_night": "£80", "sleeps": 2},
+                    },
+                    {
+                        "id": "loft",
+                        "name": "Loft Room",
+                        "type": "Object",
+                        "attributes": {"price_per_night": "£120", "sleeps": 4},
+                    },
+                ]
+            }
+        )
+    )
+    result = rooms.postprocess(
+        "For the two of you, the Garden Room at £80 a night would be ideal.",
+        "Which room would suit us?",
+        _turns("We're a family of four, me, my husband and our two girls."),
+    )
+    assert _prior(result)
+    assert result.recommendation.kind == R.Regenerate
