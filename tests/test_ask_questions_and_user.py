@@ -158,6 +158,9 @@ def _supposed(result) -> list[str]:
             "Is the handbuilding taster busy?",
             "The handbuilding taster might be quieter after the holidays.",
         ),
+        # a yes/no question answered by a supposed state, said of a day the KB checks
+        ("Is the handbuilding taster busy?", "It might be fairly quiet on Saturdays."),
+        ("Is the taster crowded?", "The handbuilding taster can get crowded on Saturdays."),
     ],
 )
 def test_a_supposition_the_kb_cannot_check_is_flagged(studio, query, reply):

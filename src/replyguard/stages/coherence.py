@@ -34,6 +34,7 @@ from replyguard.models import (
 from replyguard.stages.acts import classify_reply_act, classify_turn_act, presupposition
 from replyguard.stages.context import CallContext
 from replyguard.stages.polar_answers import direct_answer
+from replyguard.stages.speculation import supposition_spans
 from replyguard.text.lexer import Lexeme
 from replyguard.text.questions import WH_WORDS, classify_question
 from replyguard.text.temporal import NUMBER_WORDS, mention_weekday, names_weekday
@@ -221,7 +222,10 @@ def _coverage_evidence(
         direct = direct_answer(reply.lexed) is not None
         affirmative = bool(reply.lexed.markers_of("affirmative-marker"))
         negative = bool(reply.lexed.markers_of("negative-marker"))
-        stated = _states_asked(engine, ctx, focus_entity, focus_attribute)
+        # a supposition answers, hedged: "is it busy on Fridays?" - "it might be quiet then"
+        stated = _states_asked(engine, ctx, focus_entity, focus_attribute) or bool(
+            supposition_spans(ctx)
+        )
         return (
             Sym("YesNoEvidence"),
             direct,
