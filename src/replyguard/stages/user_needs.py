@@ -405,6 +405,8 @@ class _Kinds:
     # head word -> first word -> entity ids, for heads that two or more first words tell apart:
     # "membership" -> {"adult": [...], "concession": [...]}
     choices: dict[str, dict[str, list[str]]]
+    # the same by first word: "adult" -> {"membership": [...]}
+    by_first: dict[str, dict[str, list[str]]]
 
 
 _KINDS: WeakKeyDictionary[KBIndex, _Kinds] = WeakKeyDictionary()
@@ -424,10 +426,12 @@ def _kinds_of(index: KBIndex) -> _Kinds:
             if words[0] not in STOPWORDS and words[0] != words[-1]:
                 firsts = choices.setdefault(words[-1], {})
                 firsts.setdefault(words[0], []).append(entity_id)
-        kinds = _Kinds(
-            frozenset(words[0] for _, words in names),
-            {head: firsts for head, firsts in choices.items() if len(firsts) > 1},
-        )
+        choices = {head: firsts for head, firsts in choices.items() if len(firsts) > 1}
+        by_first: dict[str, dict[str, list[str]]] = {}
+        for head, firsts in choices.items():
+            for first, ids in firsts.items():
+                by_first.setdefault(first, {})[head] = ids
+        kinds = _Kinds(frozenset(words[0] for _, words in names), choices, by_first)
         _KINDS[index] = kinds
     return kinds
 
@@ -438,7 +442,8 @@ def _choice_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
     Membership), against a reply that offers another of that kind and says nothing of the one
     chosen. The latest choice of each kind holds; only a sentence that says the user wants it
     (`choosing-words`) chooses, and a question or a denial chooses nothing."""
-    choices = _kinds_of(engine.index).choices
+    kinds = _kinds_of(engine.index)
+    choices = kinds.choices
     if not choices:
         return []
     choosing = set(str(engine.setting("choosing-words")).split())
@@ -452,7 +457,8 @@ def _choice_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
         ]
         tokens = lexed.tokens
         for k, token in enumerate(tokens):
-            if not _in(plain, token.start):
+            heads = kinds.by_first.get(token.lower)
+            if not heads or not _in(plain, token.start):
                 continue
             named = {  # the word names the thing: "the weekday pass", an alias of it
                 e
@@ -460,11 +466,8 @@ def _choice_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
                 if lx.cat == "ENT" and lx.start <= token.start < lx.end
                 for e in lx.entity_ids
             }
-            for head, firsts in choices.items():
-                ids = firsts.get(token.lower)
-                if ids and (
-                    any(t.lower == head for t in tokens[k + 1 : k + 3]) or named & set(ids)
-                ):
+            for head, ids in heads.items():
+                if any(t.lower == head for t in tokens[k + 1 : k + 3]) or named & set(ids):
                     chosen[head] = (token.lower, reading)
     if not chosen:
         return []
