@@ -134,12 +134,12 @@ def test_a_date_said_of_something_else_does_not_answer_when(studio):
 # ---------------------------------------------------------------- suppositions
 
 
+def _flagged(result, kind: str) -> list[str]:
+    return [f.content for f in result.hallucination_flags if f.hallucination_type.value == kind]
+
+
 def _supposed(result) -> list[str]:
-    return [
-        f.content
-        for f in result.hallucination_flags
-        if f.hallucination_type.value == "UnsupportedClaim"
-    ]
+    return _flagged(result, "UnsupportedClaim")
 
 
 @pytest.mark.parametrize(
@@ -180,11 +180,7 @@ def test_can_be_before_a_participle_is_no_supposition(studio):
 
 
 def _prior(result) -> list[str]:
-    return [
-        f.content
-        for f in result.hallucination_flags
-        if f.hallucination_type.value == "ContradictsPrior"
-    ]
+    return _flagged(result, "ContradictsPrior")
 
 
 @pytest.mark.parametrize(
@@ -234,6 +230,33 @@ def _prior(result) -> list[str]:
         (
             "I can only get there at weekends.",
             "The handbuilding taster runs on Saturdays at 11am.",
+            False,
+        ),
+        # what they said they do not need
+        (
+            "I don't need 24-hour access, I only throw in the mornings.",
+            "Since you need round-the-clock access, the anytime studio pass suits you.",
+            True,
+        ),
+        (
+            "I won't need a wheel, I do handbuilding.",
+            "As you need a wheel, the wheel course is the one for you.",
+            True,
+        ),
+        # something else needed, a question, or the reply agreeing
+        (
+            "I don't need 24-hour access.",
+            "Since you need step-free access, the weekday studio pass suits you.",
+            False,
+        ),
+        (
+            "Do I need 24-hour access?",
+            "Since you need round-the-clock access, the anytime studio pass suits you.",
+            False,
+        ),
+        (
+            "I don't need 24-hour access.",
+            "You don't need round-the-clock access, so the weekday studio pass suits you.",
             False,
         ),
     ],
@@ -325,42 +348,6 @@ def test_one_wrong_value_read_against_several_weekdays_is_one_to_correct():
     assert "9" in result.recommendation.deliver and "8am" not in result.recommendation.deliver
 
 
-@pytest.mark.parametrize(
-    ("said", "reply", "contradicts"),
-    [
-        (
-            "I don't need 24-hour access, I only throw in the mornings.",
-            "Since you need round-the-clock access, the anytime studio pass suits you.",
-            True,
-        ),
-        (
-            "I won't need a wheel, I do handbuilding.",
-            "As you need a wheel, the wheel course is the one for you.",
-            True,
-        ),
-        # something else needed, a question, or the reply agreeing
-        (
-            "I don't need 24-hour access.",
-            "Since you need step-free access, the weekday studio pass suits you.",
-            False,
-        ),
-        (
-            "Do I need 24-hour access?",
-            "Since you need round-the-clock access, the anytime studio pass suits you.",
-            False,
-        ),
-        (
-            "I don't need 24-hour access.",
-            "You don't need round-the-clock access, so the weekday studio pass suits you.",
-            False,
-        ),
-    ],
-)
-def test_a_reply_saying_the_user_needs_what_they_said_they_do_not(studio, said, reply, contradicts):
-    result = studio.postprocess(reply, "Which pass suits me?", _turns(said))
-    assert bool(_prior(result)) == contradicts, result.hallucination_flags
-
-
 def test_a_value_against_the_user_stays_so_when_the_kb_contradicts_it_too():
     """ "the two of you" to a family of four, read as a price the KB contradicts: correcting the
     price in place would still answer a party of two, so the reply is written again."""
@@ -369,17 +356,12 @@ def test_a_value_against_the_user_stays_so_when_the_kb_contradicts_it_too():
             {
                 "entities": [
                     {
-                        "id": "garden",
-                        "name": "Garden Room",
+                        "id": name.split()[0].lower(),
+                        "name": name,
                         "type": "Object",
-                        "attributes": {"price_per_night": "£80", "sleeps": 2},
-                    },
-                    {
-                        "id": "loft",
-                        "name": "Loft Room",
-                        "type": "Object",
-                        "attributes": {"price_per_night": "£120", "sleeps": 4},
-                    },
+                        "attributes": {"price_per_night": price, "sleeps": sleeps},
+                    }
+                    for name, price, sleeps in (("Garden Room", "£80", 2), ("Loft Room", "£120", 4))
                 ]
             }
         )
