@@ -346,30 +346,3 @@ def test_one_wrong_value_read_against_several_weekdays_is_one_to_correct():
     assert len(wrong) == 3, "one value, three columns"
     assert result.recommendation.kind == R.CorrectAndDeliver
     assert "9" in result.recommendation.deliver and "8am" not in result.recommendation.deliver
-
-
-def test_a_value_against_the_user_stays_so_when_the_kb_contradicts_it_too():
-    """ "the two of you" to a family of four, read as a price the KB contradicts: correcting the
-    price in place would still answer a party of two, so the reply is written again."""
-    rooms = Engine(
-        KnowledgeBase.model_validate(
-            {
-                "entities": [
-                    {
-                        "id": name.split()[0].lower(),
-                        "name": name,
-                        "type": "Object",
-                        "attributes": {"price_per_night": price, "sleeps": sleeps},
-                    }
-                    for name, price, sleeps in (("Garden Room", "£80", 2), ("Loft Room", "£120", 4))
-                ]
-            }
-        )
-    )
-    result = rooms.postprocess(
-        "For the two of you, the Garden Room at £80 a night would be ideal.",
-        "Which room would suit us?",
-        _turns("We're a family of four, me, my husband and our two girls."),
-    )
-    assert _prior(result)
-    assert result.recommendation.kind == R.Regenerate

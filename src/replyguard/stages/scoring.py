@@ -251,9 +251,9 @@ def findings(
         # a flag over a contradicted claim is accounted for by the claim (corrected or not)
         wrong=[f for f in by_kind.get("Wrong", []) if not over(contradicted, f)],
         invented=by_kind.get("Invented", []),
-        # what the user said, contradicted by a value the KB contradicts too ("for the two of
-        # you" to a party of four, misread as a price), is still a reply against the dialogue
-        dialogue=[f for f in by_kind.get("Contradicts", []) if not over(conflicts, f)],
+        dialogue=[
+            f for f in by_kind.get("Contradicts", []) if not over(contradicted + conflicts, f)
+        ],
         unanswered=engine.host.value(
             "unanswered-question",
             CoherenceIssueType.QUDNotAddressed in issues,
