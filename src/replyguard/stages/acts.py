@@ -32,14 +32,19 @@ def _markers_at_start(text: str, words: WordLists, prefix: str) -> list[str]:
 
 
 _PERSONS = frozenset({"self-reference", "addressee"})
+# a phrase after one of these is a word of a noun phrase: "the anytime pass" acknowledges nothing
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "each", "every"})
 
 
 def _kinds_at(tokens: list[str], i: int, words: WordLists, prefix: str) -> list[str]:
     """The word-list kinds with `prefix` of the longest phrase at word i that has any: "remind
     me about" is a detail phrase, and "remind me" within it still marks a request. A phrase
     right after a first- or second-person word names a thing of theirs, not an act: "our
-    booking office", "your booking reference"."""
-    if i > 0 and _PERSONS & set(words.markers.get(tokens[i - 1])):
+    booking office", "your booking reference"; so does one after a determiner ("the anytime
+    pass")."""
+    if i > 0 and (
+        _PERSONS & set(words.markers.get(tokens[i - 1])) or tokens[i - 1] in _DETERMINERS
+    ):
         return []
     for _, payloads in words.markers.starting_at(tokens, i):
         kinds = [k for k in payloads if isinstance(k, str) and k.startswith(prefix)]

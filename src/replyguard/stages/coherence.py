@@ -34,9 +34,10 @@ from replyguard.models import (
 from replyguard.stages.acts import classify_reply_act, classify_turn_act, presupposition
 from replyguard.stages.context import CallContext
 from replyguard.stages.polar_answers import direct_answer
+from replyguard.stages.speculation import supposition_spans
 from replyguard.text.lexer import Lexeme
 from replyguard.text.questions import WH_WORDS, classify_question
-from replyguard.text.temporal import mention_weekday, names_weekday
+from replyguard.text.temporal import NUMBER_WORDS, mention_weekday, names_weekday
 from replyguard.text.words import STOPWORDS, content_stems, stem
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ _ANSWERING_TYPES = {
     "money": {ValueType.money},
 }
 # kinds of answer a stated value is (an entity, a manner or a reason may be said in words)
+# a sentence's end: its mark, then any closing quotes or brackets, then only spaces
+_WHOLE_END = re.compile(r"[.!?…][\"'”’)\]]*\s*$")
 _VALUE_ANSWERS = {"Time", "Date", "Number", "Distance", "Duration"} | {t.value for t in ValueType}
 
 
@@ -219,7 +222,10 @@ def _coverage_evidence(
         direct = direct_answer(reply.lexed) is not None
         affirmative = bool(reply.lexed.markers_of("affirmative-marker"))
         negative = bool(reply.lexed.markers_of("negative-marker"))
-        stated = _states_asked(engine, ctx, focus_entity, focus_attribute)
+        # a supposition answers, hedged: "is it busy on Fridays?" - "it might be quiet then"
+        stated = _states_asked(engine, ctx, focus_entity, focus_attribute) or bool(
+            supposition_spans(ctx)
+        )
         return (
             Sym("YesNoEvidence"),
             direct,
@@ -256,7 +262,10 @@ def _coverage_evidence(
         if focus_attribute
         else False
     )
-    present = _has_answer_type(engine, ctx, expected)
+    present = _has_answer_type(engine, ctx, expected) or (
+        classify_question(ctx.query).wh_word == "when"
+        and _dated_of_asked(engine, ctx, focus_entity)
+    )
     return (
         Sym("AnswerEvidence"),
         focus_value,
@@ -274,8 +283,12 @@ def _answers_another(engine: Engine, ctx: CallContext, expected: str, present: b
     several things ("what time is it and who is coming?") is partly answered by one of them, and
     a claimed attribute whose name shares a word with the question is about what was asked."""
     claimed = {c.attached.predicate for c in ctx.claims}
-    if _asks_several(ctx.query) or not claimed:
-        return False  # nothing read: no claim to set beside what was asked
+    if _asks_several(ctx.query):
+        return False
+    if not claimed and not engine.host.value(
+        "nothing-read-answers-another", _is_whole(ctx.response), _says_a_number(ctx)
+    ):
+        return False
     fitting = _ANSWERING_TYPES.get(expected)
     asked = {
         a
@@ -325,6 +338,32 @@ def _asked_polar(engine: Engine, ctx: CallContext, entity_id: str | None) -> set
         for a, stems in engine.index.polar.items()
         if (entity is None or a in entity.attributes) and stems & query_stems
     }
+
+
+def _dated_of_asked(engine: Engine, ctx: CallContext, focus_entity: str | None) -> bool:
+    """Whether a claim gives the thing a when-question asks about a day or a date ("when is the
+    taster on?" - "it runs on Saturdays"); a date said of anything else ("Ines will ring you
+    tomorrow") answers nothing."""
+    return focus_entity is not None and any(
+        c.attached.subject_id == focus_entity
+        and engine.index.attribute_type(c.attached.predicate) in _DATE_TYPES
+        for c in ctx.claims
+    )
+
+
+def _is_whole(text: str) -> bool:
+    """Whether the reply may be whole: it ends a sentence. A stream's text so far stops
+    anywhere ("The taster is "), so a reply that ends mid-sentence is taken for the start of a
+    longer one."""
+    return bool(_WHOLE_END.search(text))
+
+
+def _says_a_number(ctx: CallContext) -> bool:
+    """Whether the reply holds a number in digits or words ("twenty pounds", "eight places")."""
+    return any(
+        t.kind == "num" or any(w in NUMBER_WORDS for w in t.lower.split("-"))
+        for t in ctx.reply.lexed.tokens
+    )
 
 
 def _asks_several(query: str) -> bool:

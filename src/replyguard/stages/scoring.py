@@ -80,6 +80,21 @@ def _unread(engine: Engine, ctx: CallContext, flags: list[HallucinationFlag]) ->
     return out
 
 
+def _held_by_claimed(engine: Engine, ctx: CallContext, unread: UnreadValue) -> bool:
+    """Whether an entity a claim of the reply is about holds the unread value, compared by its
+    type's key ("two weeks" is "2 weeks"): the value was said, but in words no claim read."""
+    key = value_key(unread.value_type, unread.text)
+    for subject in {r.attached.subject_id for r in ctx.claims}:
+        entity = engine.index.entities.get(subject or "")
+        if entity is not None and any(
+            value_key(unread.value_type, str(v)) == key
+            for attribute in entity.attributes
+            for v in entity.values_of(attribute)[0]
+        ):
+            return True
+    return False
+
+
 def _day_read(engine: Engine, read: ReadText, lexeme: Lexeme) -> bool:
     """Whether a day the reply names ("on Sundays", "tomorrow", "today's talk") was read with a
     claim of its sentence: it chose the claim's attribute (a claim on `sunday_hours`; the reader
@@ -161,12 +176,13 @@ class Findings:
     contradicted: list[ClaimRecord]
     shaky: list[ClaimRecord]  # contradicted claims whose KB value cannot be trusted
     conflicts: list[ClaimRecord]  # claims an earlier turn contradicts
-    checked: int
+    checked: int  # the reply's values claims checked (`_values`)
     wrong: list[HallucinationFlag]
     invented: list[HallucinationFlag]
     dialogue: list[HallucinationFlag]  # contradicting flags over no conflicting claim
     unanswered: bool
     unread: list[UnreadValue]
+    stray: int  # of the unread values, those no entity the reply's claims are about holds
     _atom: Atom | None = field(default=None, repr=False)
 
     def atom(self) -> Atom:
@@ -178,17 +194,25 @@ class Findings:
     def _parts(self) -> tuple[object, ...]:
         return (
             Sym("Findings"),
-            len(self.corrected),
-            len(self.contradicted),
-            len(self.shaky),
-            len(self.conflicts),
+            _values(self.corrected),
+            _values(self.contradicted),
+            _values(self.shaky),
+            _values(self.conflicts),
             self.checked,
             len(self.wrong),
             len(self.invented),
-            len(self.conflicts) + len(self.dialogue),
+            _values(self.conflicts) + len(self.dialogue),
             self.unanswered,
             len(self.unread),
+            self.stray,
         )
+
+
+def _values(records: list[ClaimRecord]) -> int:
+    """How many of the reply's values the claims are: one value read against several columns
+    ("Monday to Thursday we open at 7am": four weekdays' opening times) is one value said, one
+    wrong value if they contradict it."""
+    return len({(r.span.start, r.span.end) for r in records})
 
 
 def findings(
@@ -216,13 +240,14 @@ def findings(
         return any(_overlaps(r.span, flag.span) for r in records)
 
     issues = {i.issue_type for i in coherence.issues}
+    unread = _unread(engine, ctx, flags)
     return Findings(
         fixes=fixes,
         corrected=[r for r in contradicted if any(f.span == r.span for f in fixes)],
         contradicted=contradicted,
         shaky=[r for r in contradicted if not _kb_trusted(engine, r)],
         conflicts=conflicts,
-        checked=sum(r.status in CHECKED for r in ctx.claims),
+        checked=_values([r for r in ctx.claims if r.status in CHECKED]),
         # a flag over a contradicted claim is accounted for by the claim (corrected or not)
         wrong=[f for f in by_kind.get("Wrong", []) if not over(contradicted, f)],
         invented=by_kind.get("Invented", []),
@@ -237,7 +262,8 @@ def findings(
             coherence.qud_relevance.answers_another_question,
         )
         is True,
-        unread=_unread(engine, ctx, flags),
+        unread=unread,
+        stray=sum(not _held_by_claimed(engine, ctx, u) for u in unread),
     )
 
 

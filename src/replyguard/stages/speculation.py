@@ -19,6 +19,40 @@ from replyguard.stages.context import CHECKED, CallContext
 _CLAUSE_OPENERS = frozenset({"and", "but", "though", "although", "while", "whereas"})
 
 
+# "most swimmers find ...", "many members say ...": what people are said to think, the
+# opinion of a few, not a fact of the KB (a quantifier, up to two words, then one of these)
+_REPORTING_QUANTIFIERS = frozenset({"most", "many", "some", "lots", "plenty"})
+_REPORTING_VERBS = frozenset(
+    {"find", "finds", "say", "says", "feel", "feels", "reckon", "think", "agree", "tell"}
+)
+# a supposition ending in one of these supposes a state: "might be", "can get", "can feel"
+_STATE_VERBS = frozenset({"be", "get", "feel", "seem", "look"})
+# "can be" before a participle says what may be done ("can be booked online"), not a supposition
+_PARTICIPLE_ENDINGS = ("ed", "en")
+_IRREGULAR_PARTICIPLES = frozenset(
+    {"made", "paid", "done", "held", "kept", "sent", "found", "bought", "brought", "left", "set"}
+)
+
+
+def supposition_spans(ctx: CallContext) -> list[Span]:
+    """Where the reply supposes: the `speculation` markers ("can be" before a participle left
+    out) and what people are said to think ("most visitors find")."""
+    tokens = ctx.reply.lexed.tokens
+    out = []
+    for marker in ctx.reply.lexed.markers_of("speculation"):
+        if marker.text.lower() == "can be":
+            nxt = next((t.lower for t in tokens if t.start >= marker.end), "")
+            if nxt.endswith(_PARTICIPLE_ENDINGS) or nxt in _IRREGULAR_PARTICIPLES:
+                continue
+        out.append(Span(start=marker.start, end=marker.end))
+    for k, token in enumerate(tokens):
+        if token.lower in _REPORTING_QUANTIFIERS and any(
+            t.lower in _REPORTING_VERBS for t in tokens[k + 1 : k + 4]
+        ):
+            out.append(Span(start=token.start, end=token.end))
+    return out
+
+
 def _clauses(ctx: CallContext) -> list[list[Span]]:
     """Each sentence's clauses."""
     tokens = ctx.reply.lexed.tokens
@@ -35,10 +69,25 @@ def _clauses(ctx: CallContext) -> list[list[Span]]:
     return out
 
 
+def _answered(ctx: CallContext, clause: Span, markers: list[Span]) -> bool:
+    """Whether a checked claim of the clause answers for its supposition ("it usually runs
+    over 2 days"). A supposed state ("it might be quiet on Thursdays", "it can get busy": a
+    marker ending in a verb of being) is supposed of the checked value, not checked by it."""
+    if all(
+        ctx.response[m.start : m.end].lower().split()[-1] in _STATE_VERBS
+        for m in markers
+        if clause.start <= m.start < clause.end
+    ):
+        return False
+    return any(
+        clause.start <= r.span.start < clause.end and r.status in CHECKED for r in ctx.claims
+    )
+
+
 def speculation_candidates(ctx: CallContext) -> list[Candidate]:
     """One candidate per sentence that supposes: over its supposing clauses no claim checked
     (checked when each of them holds a checked claim)."""
-    markers = ctx.reply.lexed.markers_of("speculation")
+    markers = supposition_spans(ctx)
     if not markers:
         return []
     out = []
@@ -48,19 +97,16 @@ def speculation_candidates(ctx: CallContext) -> list[Candidate]:
         supposing = [c for c in clauses if any(c.start <= m.start < c.end for m in markers)]
         if not supposing:
             continue
-        unchecked = [
-            c
-            for c in supposing
-            if not any(c.start <= r.span.start < c.end and r.status in CHECKED for r in ctx.claims)
-        ]
+        unchecked = [c for c in supposing if not _answered(ctx, c, markers)]
         spans = unchecked or supposing
         said = next(m for m in markers if spans[0].start <= m.start < spans[-1].end)
+        words = ctx.response[said.start : said.end]
         out.append(
             Candidate(
                 HallucinationType.UnsupportedClaim,
                 (Sym("Speculated"), not unchecked),
                 Span(start=spans[0].start, end=spans[-1].end),
-                f"'{said.text}': a supposition the knowledge base does not check",
+                f"'{words}': a supposition the knowledge base does not check",
                 suggestion="State only what the knowledge base supports, or say it is not known",
             )
         )

@@ -2,8 +2,15 @@
 cannot take, or another person of theirs than the one they spoke of.
 
 - **The only days they can come.** A user sentence that restricts itself to days ("I can only
-  make Thursdays", "we're only here on the 5th") names the days an offer must fall on; a reply
-  sentence that offers days, none of them among those, contradicts it.
+  make Thursdays", "we're only here on the 5th", "only at weekends") names the days an offer
+  must fall on; a reply sentence that offers days, none of them among those, contradicts it.
+- **What they chose.** Where the KB tells things of one kind apart by their first word (Weekday
+  Pass, Anytime Pass), a user sentence that wants one of them ("so I'd take the weekday pass")
+  against a reply that offers another and says nothing of the one chosen.
+- **What they have none of or would rather not have.** The words after a negation ("no car"),
+  after "rather ... than" or "instead of", against the names of the entities the reply offers;
+  and what they said they do not need ("I don't need 24-hour access") against a reply that says
+  they do ("since you need round-the-clock access").
 - **What they need.** A user sentence about themselves that names a yes/no attribute of the KB
   by its head word ("I use a wheelchair" - wheelchair_access, "my guide dog" - dogs_allowed)
   says they need it; a reply that offers an entity whose KB value of it is no contradicts it.
@@ -14,20 +21,25 @@ cannot take, or another person of theirs than the one they spoke of.
 
 Only sentences that deny nothing count, on both sides ("I don't need step-free access"; "the
 upper deck has no lift, but the main deck does"). Which words restrict the days and how sure
-each flag is are rules (`restricting-words`, `UserSaid` in metta/hallucination.metta).
+each flag is are rules (`restricting-words`, `choosing-words`, `UserSaid` in
+metta/hallucination.metta). What the KB's names tell apart is found once per KB (`_kinds_of`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
+from weakref import WeakKeyDictionary
 
 from replyguard.kb import name_words
 from replyguard.metta_host import Sym
 from replyguard.models import Evidence, HallucinationType, Span
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
+from replyguard.text.claims import PREPOSITIONS
 from replyguard.text.lexer import LexedText
+from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import mention_weekday
 from replyguard.text.words import STOPWORDS, content_stems, stem
 
@@ -42,6 +54,7 @@ class Spanned(Protocol):
 
 
 _DENIED_WORDS = 3  # how many words after a negation name what the user has or wants none of
+_DISPREFERRED_WORDS = 6  # the same after "rather ... than" ("than sign up for a membership")
 _DENIALS = frozenset({"negation", "absence-marker"})
 # a reply's regret ("I'm afraid ...") gives no offer either; a user's is a manner of speaking
 _REGRETS = _DENIALS | {"negative-marker"}
@@ -64,6 +77,8 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
         *_denied_candidates(engine, ctx, users),
         *_need_candidates(engine, ctx, users),
         *_person_candidates(engine, ctx, users),
+        *_choice_candidates(engine, ctx, users),
+        *_unneeded_candidates(ctx, users),
     ]
     return [
         Candidate(
@@ -118,6 +133,9 @@ def _day_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) 
             if not any(t.lower in restricting for t in lexed.tokens if a <= t.start < b):
                 continue
             days = {d for m in lexed.temporal if a <= m.start < b and (d := mention_weekday(m))}
+            days |= {
+                d for t in lexed.tokens if a <= t.start < b for d in _DAY_SETS.get(t.lower, ())
+            }
             if days:
                 allowed = (reading, days)
     if allowed is None:
@@ -133,6 +151,14 @@ def _day_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) 
     reason = f"said the user can only come on {said}, and the reply offers {day}"
     return [Found("OnlyDays", reading, mention, reason, f"Offer {said}, or say there is none then")]
 
+
+# words for several weekdays at once: "I can only come at weekends"
+_DAY_SETS = {
+    "weekend": ("saturday", "sunday"),
+    "weekends": ("saturday", "sunday"),
+    "weekday": ("monday", "tuesday", "wednesday", "thursday", "friday"),
+    "weekdays": ("monday", "tuesday", "wednesday", "thursday", "friday"),
+}
 
 _SIDES = (("order-after", "after"), ("order-before", "before"))
 
@@ -181,7 +207,7 @@ def _denied_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
         negations = [
             lx.end_tok for lx in lexed.lexemes if lx.cat == "NEG" and lx.text.lower() not in events
         ]
-        for end in negations:
+        for end, reach in [(e, _DENIED_WORDS) for e in negations] + _dispreferred(lexed):
             sentence = next(
                 (x for x in lexed.sentences if x.start_token <= end < x.end_token), None
             )
@@ -189,7 +215,7 @@ def _denied_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
                 "?"
             ):
                 continue
-            for token in tokens[end : min(end + _DENIED_WORDS, sentence.end_token)]:
+            for token in tokens[end : min(end + reach, sentence.end_token)]:
                 if token.kind != "word":
                     break
                 if token.lower not in STOPWORDS:
@@ -216,6 +242,89 @@ def _denied_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
         reason = f"said the user has or wants no {hit}, and the reply offers {entity.label}"
         out.append(Found("Denied", reading, lexeme, reason, f"Offer no {entity.label}"))
     return out
+
+
+def _dispreferred(lexed: LexedText) -> list[tuple[int, int]]:
+    """(token index, reach) where what the user would rather not have starts: after "than"
+    in a sentence that says "rather" before it ("I'd rather pay each time than join"), and after
+    "instead of" ("a class instead of the gym")."""
+    tokens = lexed.tokens
+    out = []
+    for k, token in enumerate(tokens[:-1]):
+        sentence = next((x for x in lexed.sentences if x.start_token <= k < x.end_token), None)
+        if sentence is None:
+            continue
+        rather = any(t.lower == "rather" for t in tokens[sentence.start_token : k])
+        if (token.lower == "than" and rather) or (
+            token.lower == "instead" and tokens[k + 1].lower == "of"
+        ):
+            out.append((k + 1 + (token.lower == "instead"), _DISPREFERRED_WORDS))
+    return out
+
+
+# what someone needs, wants or will use: "I don't need ...", "since you need ..."
+_NEEDING = frozenset({"need", "needs", "want", "wants", "require", "requires", "use", "using"})
+_PHRASE_ENDS = PREPOSITIONS | frozenset({"as", "and", "or", "but", "so", "because", "too"})
+_NEED_WORDS = 4  # how many words after the verb name the thing needed
+# the whole day, said in several ways: "24-hour access" is "round-the-clock access"
+_ALL_DAY = re.compile(r"\b(?:24[\s-]?(?:hours?|hr|h)|24\s?/\s?7|a?round[\s-]the[\s-]clock)\b")
+
+
+def _needed(lexed: LexedText, k: int, end: int) -> set[str]:
+    """The content stems of what the need verb at token `k` names, up to character `end` (its
+    sentence's end): up to `_NEED_WORDS` words, to a preposition, a conjunction or a mark."""
+    rest = _ALL_DAY.sub("allday", lexed.text[lexed.tokens[k].end : end].lower())
+    words: list[str] = []
+    for word in re.findall(r"[a-z0-9']+|[,.;:!?]", rest):
+        if word in _PHRASE_ENDS or not word[0].isalnum() or len(words) == _NEED_WORDS:
+            break
+        words.append(word)
+    return set(content_stems(words))
+
+
+def _need_at(lexed: LexedText, person: str, *, denied: bool) -> list[tuple[int, set[str]]]:
+    """(token index, stems needed) of each need verb after a `person` word of its sentence
+    ("self-reference" for the user's "I don't need", "addressee" for the reply's "you need"),
+    in sentences that ask nothing: with a negation before the verb when `denied`, else in
+    sentences that deny (or regret) nothing."""
+    plain = _plain(lexed)
+    negations = [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
+    out = []
+    for sentence in lexed.sentences:
+        if lexed.text[sentence.start : sentence.end + 1].rstrip().endswith("?"):
+            continue
+        persons = [m.start for m in lexed.markers_of(person) if sentence.start <= m.start]
+        for k in range(sentence.start_token, sentence.end_token):
+            at = lexed.tokens[k].start
+            if lexed.tokens[k].lower not in _NEEDING or not any(p < at for p in persons):
+                continue
+            negated = any(sentence.start <= n < at for n in negations)
+            if (negated if denied else _in(plain, at)) and (
+                stems := _needed(lexed, k, sentence.end + 1)
+            ):
+                out.append((k, stems))
+    return out
+
+
+def _unneeded_candidates(ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """The reply says the user needs what they said they do not ("I don't need 24-hour access"
+    - "since you need round-the-clock access"): every content word of what it says they need
+    is among those of what they denied needing."""
+    denied = [
+        (stems, reading)
+        for reading in users
+        for _, stems in _need_at(reading.reading.lexed, "self-reference", denied=True)
+    ]
+    if not denied:
+        return []
+    reply = ctx.reply.lexed
+    for k, stems in _need_at(reply, "addressee", denied=False):
+        for said, reading in denied:
+            if stems <= said:
+                reason = "said the user does not need it, and the reply says they do"
+                fix = "Leave out what the user said they do not need"
+                return [Found("Unneeded", reading, reply.tokens[k], reason, fix)]
+    return []
 
 
 def _head_stem(attribute: str) -> str | None:
@@ -284,13 +393,104 @@ def _owned(engine: Engine, lexed: LexedText, owner: str) -> list[tuple[int, str,
 def _name_modifiers(engine: Engine) -> frozenset[str]:
     """The first words of the KB's names and aliases of more than one word: the kinds of thing
     the KB tells apart ("rabbit" of Rabbit Vaccination, "car" of Car Return), not a name said
-    alone ("home"), which another word may name too."""
-    return frozenset(
-        words[0]
-        for entity in engine.index.entities.values()
-        for name in (entity.name or "", *entity.aliases)
-        if len(words := name.lower().split()) > 1
-    )
+    alone ("home"), which another word may name too. Found once per KB."""
+    return _kinds_of(engine.index).modifiers
+
+
+@dataclass(frozen=True)
+class _Kinds:
+    """What the KB's names tell apart, found once per KB (`_kinds_of`)."""
+
+    modifiers: frozenset[str]
+    # head word -> first word -> entity ids, for heads that two or more first words tell apart:
+    # "membership" -> {"adult": [...], "concession": [...]}
+    choices: dict[str, dict[str, list[str]]]
+    # the same by first word: "adult" -> {"membership": [...]}
+    by_first: dict[str, dict[str, list[str]]]
+
+
+_KINDS: WeakKeyDictionary[KBIndex, _Kinds] = WeakKeyDictionary()
+
+
+def _kinds_of(index: KBIndex) -> _Kinds:
+    kinds = _KINDS.get(index)
+    if kinds is None:
+        names = [
+            (entity.id, words)
+            for entity in index.entities.values()
+            for name in (entity.name or "", *entity.aliases)
+            if len(words := name.lower().split()) > 1
+        ]
+        choices: dict[str, dict[str, list[str]]] = {}
+        for entity_id, words in names:
+            if words[0] not in STOPWORDS and words[0] != words[-1]:
+                firsts = choices.setdefault(words[-1], {})
+                firsts.setdefault(words[0], []).append(entity_id)
+        choices = {head: firsts for head, firsts in choices.items() if len(firsts) > 1}
+        by_first: dict[str, dict[str, list[str]]] = {}
+        for head, firsts in choices.items():
+            for first, ids in firsts.items():
+                by_first.setdefault(first, {})[head] = ids
+        kinds = _Kinds(frozenset(words[0] for _, words in names), choices, by_first)
+        _KINDS[index] = kinds
+    return kinds
+
+
+def _choice_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """One of the KB's things of a kind the user chose, by the word that tells it from the
+    others ("I'm a student, so the concession rate" of Concession Membership beside Adult
+    Membership), against a reply that offers another of that kind and says nothing of the one
+    chosen. The latest choice of each kind holds; only a sentence that says the user wants it
+    (`choosing-words`) chooses, and a question or a denial chooses nothing."""
+    kinds = _kinds_of(engine.index)
+    choices = kinds.choices
+    if not choices:
+        return []
+    choosing = set(str(engine.setting("choosing-words")).split())
+    chosen: dict[str, tuple[str, TurnReading]] = {}  # head -> (first word, where)
+    for reading in users:
+        lexed = reading.reading.lexed
+        plain = [
+            (a, b)
+            for a, b in _plain(lexed, user=True)
+            if any(t.lower in choosing for t in lexed.tokens if a <= t.start < b)
+        ]
+        tokens = lexed.tokens
+        for k, token in enumerate(tokens):
+            heads = kinds.by_first.get(token.lower)
+            if not heads or not _in(plain, token.start):
+                continue
+            named = {  # the word names the thing: "the weekday pass", an alias of it
+                e
+                for lx in lexed.lexemes
+                if lx.cat == "ENT" and lx.start <= token.start < lx.end
+                for e in lx.entity_ids
+            }
+            for head, ids in heads.items():
+                if any(t.lower == head for t in tokens[k + 1 : k + 3]) or named & set(ids):
+                    chosen[head] = (token.lower, reading)
+    if not chosen:
+        return []
+    reply = ctx.reply.lexed
+
+    said = {t.lower for t in reply.tokens}
+    plain = _plain(reply)
+    out: list[Found] = []
+    for lexeme in reply.lexemes:
+        if lexeme.cat != "ENT" or len(lexeme.entity_ids) != 1 or not _in(plain, lexeme.start):
+            continue
+        entity = engine.index.entities[lexeme.entity_ids[0]]
+        words = (entity.name or "").lower().split()
+        if len(words) < 2 or words[-1] not in chosen:
+            continue
+        first, reading = chosen[words[-1]]
+        if words[0] == first or first in said:
+            continue
+        picked = engine.index.entities[choices[words[-1]][first][0]].label
+        reason = f"said the user wants the {first} {words[-1]}, and the reply offers {entity.label}"
+        out.append(Found("OtherChoice", reading, lexeme, reason, f"Offer {picked}"))
+        break
+    return out
 
 
 def _person_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:

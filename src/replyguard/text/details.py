@@ -10,6 +10,7 @@ reads the words after a phrase.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from replyguard.models import ValueType
@@ -327,9 +328,18 @@ _ALONE = frozenset({"just", "only"})  # "for just yourself": a party of one
 _YOU_ALONE = frozenset({"you", "yourself"})
 
 
+# a price for one of a thing, not how many come: "one place (on the course) is £35", "2 tickets
+# at $9 each", "£35 for one person"
+_UNIT_PRICE_AFTER = re.compile(
+    r"(?:[\s\w']{0,30}?\b(?:is|are|costs?|at|for))?\s*[£$€]\s?\d", re.IGNORECASE
+)
+_UNIT_PRICE_BEFORE = re.compile(r"[£$€]\s?\d[\d,.]*\s*$")
+
+
 def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) -> Details:
     """How many people a text says come: "the two of us", "for 3 guests", "a team of six",
-    "just yourself", or
+    "just yourself", "one place" (one of what is had one per person, `Seat`: more of them are
+    counted as things, "count of ticket"), or
     the speaker and those they come with ("I'm travelling with my partner and our two kids": 4),
     under the slot "party size" as a COUNT lexeme. Who counts as a person, as one or several,
     or as a group counted after "of", is the word list `party-noun`; a plural or a group said
@@ -377,9 +387,17 @@ def party_details(lexed: LexedText, kinds: Callable[[str], tuple[object, ...]]) 
             and k > 0
             and lowered[k - 1] in _BEFORE_PARTY
             and nxt[:1]
-            and _party_noun(kinds, nxt[0]) == "Many"
+            and _party_noun(kinds, nxt[0]) in ("Many", "One" if size == 1 else "Many")
         ):
-            add(k, *_more_people(k + 2, size))  # "for 3 guests", "we are 3 adults"
+            if not (size == 1 and _UNIT_PRICE_BEFORE.search(lexed.text[: tokens[k - 1].start])):
+                add(k, *_more_people(k + 2, size))  # "for 3 guests", "for one person"
+        elif (
+            size == 1
+            and nxt[:1]
+            and _party_noun(kinds, nxt[0]) == "Seat"
+            and not _UNIT_PRICE_AFTER.match(lexed.text[tokens[k + 1].end :])
+        ):
+            add(k, size, k + 2)  # "one place", "one ticket": a party of one
     for sentence in lexed.sentences:
         words = lowered[sentence.start_token : sentence.end_token]
         if "with" not in words or not {"i", "i'm", "we"} & set(words[: words.index("with")]):
