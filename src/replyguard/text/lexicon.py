@@ -86,6 +86,14 @@ def word_key(text: str) -> str:
     return _INNER_HYPHEN.sub("", fold(text).replace("’", "'"))
 
 
+def _spoken_ranges(key: PhraseKey) -> tuple[PhraseKey, ...]:
+    """The other ways a range of two numbers is written ("5 to 7", "5 – 7" for "5-7"); none
+    for any other value."""
+    if mask_numbers(key) != ("#", "-", "#"):
+        return ()
+    return tuple((key[0], join, key[2]) for join in sorted(_RANGE_JOINS) if join != key[1])
+
+
 def phrase_key(phrase: str) -> PhraseKey:
     return tuple(word_key(t.text) for t in tokenize(phrase))
 
@@ -551,6 +559,8 @@ class KBIndex:
                 for key in (phrase_key(str(v)), phrase_key(head) if head else ()):
                     if 0 < len(key) <= MAX_VALUE_TOKENS:
                         self.values.add(key, attribute)
+                    for spoken in _spoken_ranges(key):  # "5-7" said "5 to 7"
+                        self.values.add(spoken, attribute)
                     masked = mask_numbers(key)
                     # a range of numbers alone ("5-16": "# - #") fits every range said
                     ranged = "-" in masked and set(masked) <= {"#", "-"}

@@ -1,0 +1,60 @@
+"""Values a reply states that were left unread or misread, in a small swimming club of our own:
+
+- a range of numbers in a text column ("6-8" of an age band) said "6 to 8" is that value, not two
+  counts for the column of whole numbers beside it;
+- an amount in pence ("40p", "75 pence") is money, compared with the KB's pence and pounds."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from reading_domain import read
+
+from replyguard.engine import Engine
+from replyguard.kb import kb_from_csv
+from replyguard.values import money_key
+
+CLUB = """name,type,age_band,pool_places,price
+Otterbrook Swim Club,Organization,,,
+Minnows,Event,6-8,12,£7
+Dolphins,Event,9-12,16,£8
+Swim Cap,Object,,,£3.50
+Goggle Strap,Object,,,75p"""
+
+
+@cache
+def club() -> Engine:
+    return Engine(kb_from_csv(CLUB, origin="club.csv"))
+
+
+def said(reply: str) -> list[tuple[str, str, str, str]]:
+    return read(club(), reply)
+
+
+def test_a_range_of_numbers_said_in_words_is_the_range_value():
+    assert said("Minnows is for children aged 6 to 8.") == [
+        ("Minnows", "age_band", "6 to 8", "Verified")
+    ]
+    assert said("The Dolphins group takes swimmers of 9 – 12.") == [
+        ("Dolphins", "age_band", "9 – 12", "Verified")
+    ]
+    # the count beside it is still the count
+    assert said("Dolphins has 16 places for 9 to 12 year olds.") == [
+        ("Dolphins", "pool_places", "16", "Verified"),
+        ("Dolphins", "age_band", "9 to 12", "Verified"),
+    ]
+    assert said("Minnows has 14 places for 6-8 year olds.") == [
+        ("Minnows", "pool_places", "14", "Contradicted"),
+        ("Minnows", "age_band", "6-8", "Verified"),
+    ]
+
+
+def test_pence_are_money():
+    assert money_key("40p") == money_key("£0.40") == money_key("40 pence") == "GBP:0.40"
+    assert money_key("5 pm") is None and money_key("3 p.m.") is None
+    assert said("A goggle strap costs 75p.") == [("Goggle Strap", "price", "75p", "Verified")]
+    assert said("A goggle strap costs 60p.") == [("Goggle Strap", "price", "60p", "Contradicted")]
+    assert said("The swim cap is £3.50 and the goggle strap is 75 pence.") == [
+        ("Swim Cap", "price", "£3.50", "Verified"),
+        ("Goggle Strap", "price", "75 pence", "Verified"),
+    ]
