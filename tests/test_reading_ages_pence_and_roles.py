@@ -2,7 +2,12 @@
 
 - a range of numbers in a text column ("6-8" of an age band) said "6 to 8" is that value, not two
   counts for the column of whole numbers beside it;
-- an amount in pence ("40p", "75 pence") is money, compared with the KB's pence and pounds."""
+- an amount in pence ("40p", "75 pence") is money, compared with the KB's pence and pounds;
+- people a price column is named for ("junior_price") name it in their own words ("juniors",
+  "kids pay"), and a column of how many a place takes is named by "holds up to", "room for";
+- of two price columns a thing holds, the one named by one word ("price") is meant when the
+  sentence names neither qualifier ("for the season" names "season_fee");
+- a thing's alias in the plural names it ("10-lap sessions")."""
 
 from __future__ import annotations
 
@@ -14,12 +19,15 @@ from replyguard.engine import Engine
 from replyguard.kb import kb_from_csv
 from replyguard.values import money_key
 
-CLUB = """name,type,age_band,pool_places,price
-Otterbrook Swim Club,Organization,,,
-Minnows,Event,6-8,12,£7
-Dolphins,Event,9-12,16,£8
-Swim Cap,Object,,,£3.50
-Goggle Strap,Object,,,75p"""
+CLUB = """name,type,aliases,age_band,pool_places,price,season_fee,child_price,capacity
+Otterbrook Swim Club,Organization,,,,,,,
+Minnows,Event,,6-8,12,£7,£70,,
+Dolphins,Event,,9-12,16,£8,£80,,
+Swim Cap,Object,,,,£3.50,,,
+Goggle Strap,Object,,,,75p,,,
+Family Splash,Event,,,,£6,,£3,
+Lap Session,Event,10-lap session,,,£4,£36,,
+Spectator Gallery,Location,,,,,,,40"""
 
 
 @cache
@@ -58,3 +66,32 @@ def test_pence_are_money():
         ("Swim Cap", "price", "£3.50", "Verified"),
         ("Goggle Strap", "price", "75 pence", "Verified"),
     ]
+
+
+def test_people_and_places_name_their_columns_in_their_own_words():
+    assert said("Family splash is £6, and kids pay £3.") == [
+        ("Family Splash", "price", "£6", "Verified"),
+        ("Family Splash", "child_price", "£3", "Verified"),
+    ]
+    assert said("Family splash is £6. Children pay £2.") == [
+        ("Family Splash", "price", "£6", "Verified"),
+        ("Family Splash", "child_price", "£2", "Contradicted"),
+    ]
+    assert said("The spectator gallery has room for 40.") == [
+        ("Spectator Gallery", "capacity", "40", "Verified")
+    ]
+    assert said("The spectator gallery holds up to 60 people.") == [
+        ("Spectator Gallery", "capacity", "60 people", "Contradicted")
+    ]
+
+
+def test_the_plain_column_is_meant_when_no_qualifier_is_said():
+    assert said("A lap session costs £4, or £36 for the season.") == [
+        ("Lap Session", "price", "£4", "Verified"),
+        ("Lap Session", "season_fee", "£36", "Verified"),
+    ]
+    assert said("The Dolphins group costs £9.") == [("Dolphins", "price", "£9", "Contradicted")]
+
+
+def test_an_alias_in_the_plural_names_its_thing():
+    assert said("10-lap sessions are £5.") == [("Lap Session", "price", "£5", "Contradicted")]

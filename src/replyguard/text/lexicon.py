@@ -605,16 +605,17 @@ class KBIndex:
                 for form in {first, _plural(first)}:
                     if len(form) >= 3 and free(form):
                         self.names.add(form, NameHit(entity.id, implicit=False))
-        named = Counter(fold(e.name or "") for e in self.entities.values())
-        for entity in self.entities.values():  # "two manicures", "the lodges' hot tubs"
-            parts = fold(entity.name or "").split()
-            if entity.type == EntityType.Person or not parts or not parts[-1].isalpha():
+        named = Counter(fold(n) for e in self.entities.values() for n in set(e.names))
+        for entity in self.entities.values():  # "two manicures", "45-minute lessons"
+            if entity.type == EntityType.Person:
                 continue
-            if named[fold(entity.name or "")] > 1:
-                continue  # "three yoga activities" of three rows so named: the group, not one
-            plural = " ".join([*parts[:-1], _plural(parts[-1])])
-            if not parts[-1].endswith("s") and free(plural):
-                self.names.add(plural, NameHit(entity.id, implicit=False))
+            for name in dict.fromkeys(fold(n) for n in entity.names):
+                parts = name.split()
+                if not parts or not parts[-1].isalpha() or named[name] > 1:
+                    continue  # "three yoga activities" of three rows so named: the group
+                plural = " ".join([*parts[:-1], _plural(parts[-1])])
+                if not parts[-1].endswith("s") and free(plural):
+                    self.names.add(plural, NameHit(entity.id, implicit=False))
 
     def _index_place_name(self, entity_id: str, parts: list[str]) -> None:
         """Shorter ways to name a place: a distinctive first or last word ("Ravenswood" for
