@@ -7,7 +7,9 @@
   "kids pay"), and a column of how many a place takes is named by "holds up to", "room for";
 - of two price columns a thing holds, the one named by one word ("price") is meant when the
   sentence names neither qualifier ("for the season" names "season_fee");
-- a thing's alias in the plural names it ("10-lap sessions")."""
+- a thing's alias in the plural names it ("10-lap sessions");
+- a range of hours written bare after a weekday or "it's" ("Sundays 7 till 1:30", "it's 7:15 to
+  2") is a range of times of the working day, each end against its own bound."""
 
 from __future__ import annotations
 
@@ -19,15 +21,16 @@ from replyguard.engine import Engine
 from replyguard.kb import kb_from_csv
 from replyguard.values import money_key
 
-CLUB = """name,type,aliases,age_band,pool_places,price,season_fee,child_price,capacity
-Otterbrook Swim Club,Organization,,,,,,,
-Minnows,Event,,6-8,12,£7,£70,,
-Dolphins,Event,,9-12,16,£8,£80,,
-Swim Cap,Object,,,,£3.50,,,
-Goggle Strap,Object,,,,75p,,,
-Family Splash,Event,,,,£6,,£3,
-Lap Session,Event,10-lap session,,,£4,£36,,
-Spectator Gallery,Location,,,,,,,40"""
+CLUB = """name,type,aliases,age_band,pool_places,price,season_fee,child_price,capacity,\
+sunday_hours,monday_hours
+Otterbrook Swim Club,Organization,,,,,,,,7:00 am - 1:30 pm,7:15 am - 2:00 pm
+Minnows,Event,,6-8,12,£7,£70,,,,
+Dolphins,Event,,9-12,16,£8,£80,,,,
+Swim Cap,Object,,,,£3.50,,,,,
+Goggle Strap,Object,,,,75p,,,,,
+Family Splash,Event,,,,£6,,£3,,,
+Lap Session,Event,10-lap session,,,£4,£36,,,,
+Spectator Gallery,Location,,,,,,,40,,"""
 
 
 @cache
@@ -95,3 +98,14 @@ def test_the_plain_column_is_meant_when_no_qualifier_is_said():
 
 def test_an_alias_in_the_plural_names_its_thing():
     assert said("10-lap sessions are £5.") == [("Lap Session", "price", "£5", "Contradicted")]
+
+
+def test_bare_hours_after_a_weekday_are_a_range_of_times():
+    assert said("The pool is yours Sundays 7 till 1:30.") == [
+        ("Otterbrook Swim Club", "sunday_hours_start", "7", "Verified"),
+        ("Otterbrook Swim Club", "sunday_hours_end", "1:30", "Verified"),
+    ]
+    assert said("On Mondays it's 7:15 to 3.") == [
+        ("Otterbrook Swim Club", "monday_hours_start", "7:15", "Verified"),
+        ("Otterbrook Swim Club", "monday_hours_end", "3", "Contradicted"),
+    ]
