@@ -109,3 +109,20 @@ def test_bare_hours_after_a_weekday_are_a_range_of_times():
         ("Otterbrook Swim Club", "monday_hours_start", "7:15", "Verified"),
         ("Otterbrook Swim Club", "monday_hours_end", "3", "Contradicted"),
     ]
+
+
+COACHES = """name,type,gender,teaches,works_on
+Ines Varga,Person,Feminine,Butterfly,Monday|Thursday
+Pavel Dunn,Person,Masculine,Backstroke,Wednesday"""
+
+
+@cache
+def coaches() -> Engine:
+    return Engine(kb_from_csv(COACHES, origin="coaches.csv"))
+
+
+def test_an_object_pronoun_after_a_verb_is_no_subject():
+    reply = "Ines Varga coaches butterfly. She runs them on Thursdays."
+    assert read(coaches(), reply)[-1] == ("Ines Varga", "works_on", "Thursdays", "Verified")
+    reply = "Pavel takes them on Fridays."
+    assert read(coaches(), reply) == [("Pavel Dunn", "works_on", "Fridays", "Contradicted")]

@@ -206,6 +206,7 @@ MARKER_KINDS = (
     "class-word",
     "owned-phrase",
     "suggestion-phrase",
+    "object-pronoun",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = (
