@@ -9,7 +9,9 @@
   sentence names neither qualifier ("for the season" names "season_fee");
 - a thing's alias in the plural names it ("10-lap sessions");
 - a range of hours written bare after a weekday or "it's" ("Sundays 7 till 1:30", "it's 7:15 to
-  2") is a range of times of the working day, each end against its own bound."""
+  2") is a range of times of the working day, each end against its own bound;
+- "we're open Sunday to Tuesday" against a column per weekday: each day said is not "closed"
+  (the day its column holds hours is open, the one marked "closed" is contradicted)."""
 
 from __future__ import annotations
 
@@ -22,15 +24,15 @@ from replyguard.kb import kb_from_csv
 from replyguard.values import money_key
 
 CLUB = """name,type,aliases,age_band,pool_places,price,season_fee,child_price,capacity,\
-sunday_hours,monday_hours
-Otterbrook Swim Club,Organization,,,,,,,,7:00 am - 1:30 pm,7:15 am - 2:00 pm
-Minnows,Event,,6-8,12,£7,£70,,,,
-Dolphins,Event,,9-12,16,£8,£80,,,,
-Swim Cap,Object,,,,£3.50,,,,,
-Goggle Strap,Object,,,,75p,,,,,
-Family Splash,Event,,,,£6,,£3,,,
-Lap Session,Event,10-lap session,,,£4,£36,,,,
-Spectator Gallery,Location,,,,,,,40,,"""
+sunday_hours,monday_hours,tuesday_hours,address
+Otterbrook Swim Club,Organization,,,,,,,,7:00 am - 1:30 pm,7:15 am - 2:00 pm,closed,2 Mill Lane
+Minnows,Event,,6-8,12,£7,£70,,,,,,
+Dolphins,Event,,9-12,16,£8,£80,,,,,,
+Swim Cap,Object,,,,£3.50,,,,,,,
+Goggle Strap,Object,,,,75p,,,,,,,
+Family Splash,Event,,,,£6,,£3,,,,,
+Lap Session,Event,10-lap session,,,£4,£36,,,,,,
+Spectator Gallery,Location,,,,,,,40,,,,"""
 
 
 @cache
@@ -126,3 +128,15 @@ def test_an_object_pronoun_after_a_verb_is_no_subject():
     assert read(coaches(), reply)[-1] == ("Ines Varga", "works_on", "Thursdays", "Verified")
     reply = "Pavel takes them on Fridays."
     assert read(coaches(), reply) == [("Pavel Dunn", "works_on", "Fridays", "Contradicted")]
+
+
+def test_days_said_open_are_read_against_each_days_column():
+    club_name = "Otterbrook Swim Club"
+    assert said("We're open Sunday to Monday.") == [
+        (club_name, "sunday_hours_start", "closed", "Verified"),
+        (club_name, "monday_hours_start", "closed", "Verified"),
+    ]
+    assert said("We are open on Mondays and Tuesdays.") == [
+        (club_name, "monday_hours_start", "closed", "Verified"),
+        (club_name, "tuesday_hours", "closed", "Contradicted"),
+    ]
