@@ -39,9 +39,12 @@ PHONE_RE = re.compile(
 )
 # An amount's digits, with thousands commas inside it only: "€99," ends before its comma.
 _AMOUNT = r"\d(?:[\d,]*\d)?(?:\.\d+)?"
+# Pence and cents after the amount ("15p", "50 pence", "99 cents"): hundredths of the currency;
+# the "p" of a time is none ("3 p.m.", "5 pm").
+_HUNDREDTHS = r"pence|cents?|(?<=\d)p(?!\w|\.\s?m\b)"
 MONEY_RE = re.compile(
     rf"(?:(?P<sym>[$€£¥])\s?(?P<a1>{_AMOUNT})(?:\s?(?P<m1>k|m|bn|million|billion|thousand))?)"
-    rf"|(?:(?P<a2>{_AMOUNT})\s?(?P<code>USD|EUR|GBP|JPY|dollars?|euros?|pounds?))",
+    rf"|(?:(?P<a2>{_AMOUNT})\s?(?P<code>USD|EUR|GBP|JPY|dollars?|euros?|pounds?|{_HUNDREDTHS}))",
     re.IGNORECASE,
 )
 # A price per unit as a KB writes one ("£15 per day", "$4/hour", "€9 a night"): money, compared
@@ -61,6 +64,10 @@ UNIT_NUMBER_RE = re.compile(
 )
 
 _MONEY_CODES = {
+    "p": "GBP",
+    "pence": "GBP",
+    "cent": "USD",
+    "cents": "USD",
     "$": "USD",
     "€": "EUR",
     "£": "GBP",
@@ -72,6 +79,7 @@ _MONEY_CODES = {
     "pound": "GBP",
     "pounds": "GBP",
 }
+_FRACTIONAL = frozenset({"p", "pence", "cent", "cents"})  # hundredths of their currency
 _MAGNITUDES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 _MINUTES = {
     "min": 1,
@@ -206,6 +214,8 @@ def money_key(text: str) -> str | None:
         return None
     if m["m1"]:
         amount *= _MAGNITUDES[m["m1"].lower()]
+    if m["code"] and m["code"].lower() in _FRACTIONAL:
+        amount /= 100
     if amount == 0:
         return "0"
     code = m["sym"] or m["code"]

@@ -180,6 +180,11 @@ def _day_named_elsewhere(index: KBIndex, subject_id: str | None, day: str) -> bo
     return bool(named) and subject_id not in named
 
 
+def _first_bound(attribute: str, index: KBIndex) -> bool:
+    """A range's first bound split from a column of hours ("saturday_hours_start")."""
+    return attribute.endswith("_start") and index.attribute_type(attribute) == ValueType.time
+
+
 def _plural_mention(text: str, name: str) -> bool:
     """An entity named in the plural ("our puppy parties" of "Puppy Party"): the mention's last
     word ends in s where the name's does not."""
@@ -672,6 +677,7 @@ class Reader:
             drafts = {}  # id(claim) -> the draft it was attached from
             claims = []
             each_day = []  # claims of a value said of several weekdays, one per day
+            opened: set[tuple[str | None, str]] = set()  # days said open ("open Tuesday to ...")
             for draft in row_drafts:
                 claim = self._attach(draft, chosen, ambiguous, resolver, sentence)
                 found = [claim] if claim is not None else []
@@ -683,6 +689,10 @@ class Reader:
                         spoken,
                     )
                     each_day += found if len(spoken) > 1 else []
+                if not found and spoken and draft.value.temporal is not None:
+                    found = self._open_days(draft, lexed, row, chosen, spoken)
+                    found = [c for c in found if (c.subject_id, c.predicate) not in opened]
+                    opened.update((c.subject_id, c.predicate) for c in found)
                 for claim in found:
                     drafts[id(claim)] = draft
                     claims.append(claim)
@@ -708,6 +718,69 @@ class Reader:
                     resolver.observe(self.referent_for(row_id))
             out.claims.extend(self._yes_no(lexed, row, out, chosen, resolver))
         return out
+
+    def _open_days(
+        self,
+        draft: ClaimDraft,
+        lexed: LexedText,
+        row: list[Lexeme],
+        chosen: dict[int, Referent],
+        days: list[str],
+    ) -> list[AttachedClaim]:
+        """ "We're open Tuesday to Saturday" against a column per weekday: each day said is a
+        claim that its column is not the value the open-word denies (`opposite-cue` "open"
+        "closed", where the KB writes a closed day "closed"), read against the day's column or,
+        where that holds hours, their first bound. None unless the clause says such a word, the
+        sentence says no hours (those are the day's claims) and the subject (we, or the entity
+        named) has a column for every day said."""
+        if draft.value.temporal.kind != "weekday" or draft.negated:
+            return []
+        if any(lx.cat == "VAL" and lx.value_type == ValueType.time for lx in row):
+            return []  # "open 8am to 2pm on Saturdays": the hours said are the day's claims
+        subject = draft.subject
+        if subject is None or subject.kind == "self":
+            entity_id = self.organisation
+        else:
+            referent = chosen.get(id(subject.lexeme))
+            entity_id = referent.entity_id if referent is not None else None
+        entity = self.index.entities.get(entity_id or "")
+        denied = self._denied_day_value(lexed, row, draft.value)
+        if entity is None or denied is None:
+            return []
+        out = []
+        for day in days:
+            columns = [
+                a
+                for a in entity.attributes
+                if names_weekday(a, day) and (a in denied[1] or _first_bound(a, self.index))
+            ]
+            if len(columns) != 1:
+                return []
+            value = replace(draft.value, text=denied[0], value_type=ValueType.text)
+            value.value_key = None
+            claimed = replace(draft, value=value, negated=True, basis="Cue")
+            out.append(
+                AttachedClaim(claimed, entity.label, entity.id, "Direct", columns[0], "Cue", value)
+            )
+        return out
+
+    def _denied_day_value(
+        self, lexed: LexedText, row: list[Lexeme], value: Lexeme
+    ) -> tuple[str, tuple[str, ...]] | None:
+        """The KB value ("closed", with the weekday columns holding it) that a word of the
+        clause before the value denies ("open" of `opposite-cue "open" "closed"`), or None."""
+        words = [
+            t.lower
+            for t in lexed.tokens
+            if row[0].start <= t.start < value.start and t.kind != "punct"
+        ]
+        for i in range(len(words)):
+            hit = self.words.opposite_cues.longest(words, i)
+            for phrase in hit[1] if hit is not None else ():
+                held = self.index.values.get(str(phrase))
+                if held:
+                    return str(phrase), tuple(str(a) for a in held)
+        return None
 
     def _yes_no(
         self,

@@ -219,6 +219,14 @@ def affinity(attribute: str, words: frozenset[str]) -> int:
     return len(said) if any(part not in PREPOSITIONS for part in said) else 0
 
 
+def _unqualified(attributes: list[str]) -> list[str]:
+    """Of several columns a value fits equally, the one named by a single word ("price"
+    beside "term_fee" and "child_price"): a qualified column is meant when its qualifier is
+    said ("for the term", "children pay"), the plain one otherwise. Empty unless exactly one."""
+    plain = [a for a in attributes if len([p for p in a.lower().split("_") if p]) == 1]
+    return plain if len(plain) == 1 and len(attributes) > 1 else []
+
+
 def choose_attribute(
     draft: ClaimDraft,
     subject_id: str | None,
@@ -344,8 +352,9 @@ def choose_attribute(
             return bound, "Type"
         ranked = sorted(typed, key=lambda a: -affinity(a, words))
         top = [a for a in ranked if affinity(a, words) == affinity(ranked[0], words)]
+        top = _unqualified(top) or top
         if len(top) == 1:
-            return ranked[0], "Type"
+            return top[0], "Type"
         if len(top) == 2:  # "open until 10pm": the end of the one range of times it has
             bound = _bounding(top, entity, value, index, draft.range_end, _said_end(draft, index))
             return None if bound is None else (bound, "Type")

@@ -500,6 +500,31 @@ def _relation_values(
     return out
 
 
+_THIRD_PERSON = frozenset({"ENT", "NAME", "PRON"})
+
+
+def _objects_as_words(lexemes: list[Lexeme], kinds: Callable[[str], tuple]) -> list[Lexeme]:
+    """An `object-pronoun` ("them") after a verb, in a clause whose subject is already named
+    ("Rosa does them on Tuesdays", "she teaches them on Fridays"), is a plain word: the values
+    after it are the subject's, not the pronoun's."""
+    out = list(lexemes)
+    named = False
+    for k, lexeme in enumerate(out):
+        if lexeme.cat == "SEP":
+            named = False
+        elif (
+            lexeme.cat == "PRON"
+            and named
+            and k > 0
+            and out[k - 1].cat == "W"
+            and "object-pronoun" in kinds(lexeme.text.lower())
+        ):
+            out[k] = replace(lexeme, cat="W")
+        elif lexeme.cat in _THIRD_PERSON:
+            named = True
+    return out
+
+
 def extract_drafts(
     sentence_lexemes: list[Lexeme],
     parser: Lark | None = None,
@@ -509,7 +534,7 @@ def extract_drafts(
 ) -> list[ClaimDraft]:
     """The claim drafts of one sentence; `relation` says whether a cue names an attribute whose
     values are KB entities, `fits` whether a value may be one of some attributes'."""
-    lexemes = _relation_values(sentence_lexemes, relation)
+    lexemes = _objects_as_words(_relation_values(sentence_lexemes, relation), kinds)
     pairs = zip(lexemes, lexemes[1:], strict=False)
     if not any(lx.cat == "VAL" for lx in lexemes) and not any(
         a.cat == "CUE" and b.cat == "OF" for a, b in pairs

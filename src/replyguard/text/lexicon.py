@@ -88,6 +88,14 @@ def word_key(text: str) -> str:
     return _INNER_HYPHEN.sub("", fold(text).replace("’", "'"))
 
 
+def _spoken_ranges(key: PhraseKey) -> tuple[PhraseKey, ...]:
+    """The other ways a range of two numbers is written ("5 to 7", "5 – 7" for "5-7"); none
+    for any other value."""
+    if mask_numbers(key) != ("#", "-", "#"):
+        return ()
+    return tuple((key[0], join, key[2]) for join in sorted(_RANGE_JOINS) if join != key[1])
+
+
 @lru_cache(maxsize=1 << 16)
 def phrase_key(phrase: str) -> PhraseKey:
     return tuple(word_key(t.text) for t in tokenize(phrase))
@@ -201,6 +209,7 @@ MARKER_KINDS = (
     "class-word",
     "owned-phrase",
     "suggestion-phrase",
+    "object-pronoun",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = (
@@ -554,6 +563,8 @@ class KBIndex:
                 for key in (phrase_key(str(v)), phrase_key(head) if head else ()):
                     if 0 < len(key) <= MAX_VALUE_TOKENS:
                         self.values.add(key, attribute)
+                    for spoken in _spoken_ranges(key):  # "5-7" said "5 to 7"
+                        self.values.add(spoken, attribute)
                     masked = mask_numbers(key)
                     # a range of numbers alone ("5-16": "# - #") fits every range said
                     ranged = "-" in masked and set(masked) <= {"#", "-"}
@@ -598,16 +609,17 @@ class KBIndex:
                 for form in {first, _plural(first)}:
                     if len(form) >= 3 and free(form):
                         self.names.add(form, NameHit(entity.id, implicit=False))
-        named = Counter(fold(e.name or "") for e in self.entities.values())
-        for entity in self.entities.values():  # "two manicures", "the lodges' hot tubs"
-            parts = fold(entity.name or "").split()
-            if entity.type == EntityType.Person or not parts or not parts[-1].isalpha():
+        named = Counter(fold(n) for e in self.entities.values() for n in set(e.names))
+        for entity in self.entities.values():  # "two manicures", "45-minute lessons"
+            if entity.type == EntityType.Person:
                 continue
-            if named[fold(entity.name or "")] > 1:
-                continue  # "three yoga activities" of three rows so named: the group, not one
-            plural = " ".join([*parts[:-1], _plural(parts[-1])])
-            if not parts[-1].endswith("s") and free(plural):
-                self.names.add(plural, NameHit(entity.id, implicit=False))
+            for name in dict.fromkeys(fold(n) for n in entity.names):
+                parts = name.split()
+                if not parts or not parts[-1].isalpha() or named[name] > 1:
+                    continue  # "three yoga activities" of three rows so named: the group
+                plural = " ".join([*parts[:-1], _plural(parts[-1])])
+                if not parts[-1].endswith("s") and free(plural):
+                    self.names.add(plural, NameHit(entity.id, implicit=False))
 
     def _index_place_name(self, entity_id: str, parts: list[str]) -> None:
         """Shorter ways to name a place: a distinctive first or last word ("Ravenswood" for

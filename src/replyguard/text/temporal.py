@@ -893,10 +893,12 @@ _MERIDIEM = re.compile(r"[ap]\.?m\b\.?", re.IGNORECASE)
 _RANGE_REACH = 16
 
 
-# A range of bare hours where hours are meant: after "from", "open", "between" and before the
-# end of the clause or a word that says when ("open 8 to 4 on Saturdays", "from 9 until 5").
+# A range of bare hours where hours are meant: after "from", "open", "between", a weekday or
+# "it's", and before the end of the clause or a word that says when ("open 8 to 4 on
+# Saturdays", "from 9 until 5", "Fridays 3 till 6:30", "on Saturdays it's 8:30 to 4").
 _BARE_RANGE = re.compile(
-    r"\b(?:from|between|open|opens|opening)\s+"
+    r"\b(?:from|between|open|opens|opening|it['’]s|it is|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\s+"
     r"(?P<h1>\d{1,2})(?:[.:](?P<m1>\d{2}))?\s*(?:-|–|to|until|till)\s*"
     r"(?P<h2>\d{1,2})(?:[.:](?P<m2>\d{2}))?"
     r"(?=\s*(?:[.,;!?)]|$)|\s+(?:on|daily|every|each|and|but|or|except|during|today|tomorrow|"
@@ -910,18 +912,31 @@ def _bare_ranges(text: str, found: list[TemporalMention]) -> list[TemporalMentio
     after noon), the second the first such hour after it ("8 to 4" is 08:00 to 16:00)."""
     out = list(found)
     for m in _BARE_RANGE.finditer(text):
-        if any(f.start < m.end() and m.start("h1") < f.end for f in found):
-            continue
+        ends = {
+            key: (m.start("h" + key), m.end("m" + key) if m["m" + key] else m.end("h" + key))
+            for key in "12"
+        }
+        inside = [f for f in found if f.start < m.end() and m.start("h1") < f.end]
+        if any(
+            f.kind != "time" or (f.start, f.end) not in ends.values() or _MERIDIEM.search(f.text)
+            for f in inside
+        ):
+            continue  # a range read otherwise, or one whose am/pm is said ("3 till 6:30pm")
+        # "3 till 6:30": the clock end is read already, and the first end read so is kept
+        said = {(f.start, f.end): f.time for f in inside}
         h1, h2 = int(m["h1"]), int(m["h2"])
         m1, m2 = int(m["m1"] or 0), int(m["m2"] or 0)
         if not (1 <= h1 <= 12 and 1 <= h2 <= 12 and m1 < 60 and m2 < 60):
             continue
-        first = _guess_hour(h1) * 60 + m1
+        clock = said.get(ends["1"])
+        first = clock.hour * 60 + clock.minute if clock is not None else _guess_hour(h1) * 60 + m1
         second = next(t for t in (h2 % 12 * 60 + m2, (h2 % 12 + 12) * 60 + m2, 1440) if t > first)
         if second >= 1440:
             continue
         for key, minutes in (("1", first), ("2", second)):
-            start, end = m.start("h" + key), m.end("m" + key) if m["m" + key] else m.end("h" + key)
+            start, end = ends[key]
+            if (start, end) in said:
+                continue
             moment = datetime.time(minutes // 60, minutes % 60)
             out.append(
                 TemporalMention(
