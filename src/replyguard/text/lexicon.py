@@ -412,6 +412,11 @@ class KBIndex:
         self.polar = self._polar_attributes()
         for entity in kb.entities:
             self._index_entity(entity)
+        for attribute, spec in self.schema.items():  # a declared value no row holds
+            for v in () if spec.value_type in SHAPED_TYPES else spec.values:
+                key = phrase_key(v)
+                if 0 < len(key) <= MAX_VALUE_TOKENS:
+                    self.values.add(key, attribute)
         self._index_name_words(words)
         for attribute, spec in self.schema.items():
             for cue in spec.cues:
