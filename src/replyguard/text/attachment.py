@@ -111,6 +111,8 @@ def _bounding(
     claimed = order_key(vtype, value.text)
     if claimed is None and value.temporal is not None and vtype == ValueType.time:
         claimed = value.temporal.value  # "8" of "from 8 until 12.30 pm" is 08:00
+    if claimed is None and value.temporal is not None and value.temporal.date is not None:
+        claimed = order_key(vtype, value.temporal.date.isoformat())  # "March 5th": its day
     bounds = []
     for attribute in pair:
         held = entity.values_of(attribute)[0]
@@ -137,6 +139,8 @@ def _said_end(draft: ClaimDraft, index: KBIndex) -> str | None:
     "open until 9"): the bound a value inside the range is said of (`range-bounds` in
     metta/lexicon.metta)."""
     words = {stem(w) for w in draft.lead_words}
+    # a bound's compound said apart ("pick up on March 8" names "pickup")
+    words |= {a + b for a in draft.lead_words for b in draft.lead_words if a != b}
     if draft.lead_words & _UNTIL:
         return "high"  # "open until 9pm"
     low = any(stem(a) in words for a, _ in index.range_bounds)
