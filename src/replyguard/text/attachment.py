@@ -10,6 +10,7 @@ evidence than a type guess).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from replyguard.models import Cardinality, Entity, ValueType
@@ -132,6 +133,23 @@ def _bounding(
 
 
 _UNTIL = frozenset({"until", "till"})
+
+
+def _siblings(cued: Sequence[str], owners: Sequence[str]) -> bool:
+    """Whether an attribute a cue names and one the KB lists the value under are two of a kind,
+    their names sharing a word and each having one the other lacks ("destination_station_name"
+    and "origin_station_name", "to_stop" and "from_stop"): the cue tells which of the two the
+    value is said as ("the destination station is Elm Park", where Elm Park is the origin).
+    A cue for another kind of thing gives way to the KB ("its address is 12 Elm St, and there
+    is heavy traffic"), and so does one the KB's attribute only narrows ("the destination is
+    Elm Park station": `destination_station`, not the town `destination`)."""
+    for a in cued:
+        mine = set(a.lower().split("_"))
+        for b in owners:
+            theirs = set(b.lower().split("_"))
+            if a != b and mine & theirs and mine - theirs and theirs - mine:
+                return True
+    return False
 
 
 def _said_end(draft: ClaimDraft, index: KBIndex) -> str | None:
@@ -305,12 +323,18 @@ def choose_attribute(
             not any(a in held for a in cued)
             or all(index.attribute_type(a) in _TEXTUAL for a in cued)
         )
+        and not _siblings(cued, [a for a in value.attributes if a in held])
     ):
         # The value is one the KB lists under another attribute the entity has ("north" under
         # area, "heavy traffic" under traffic): the KB's schema wins over a cue for an attribute
         # the entity lacks ("located in" -> location) and over a free-text one ("its address
         # is 12 Elm St, and there is heavy traffic").
         cued = []
+    # of the attributes a cue names ("leaves from": origin, origin_station), the one the KB
+    # lists the value under ("Elm Park" a station, not a town), else one of its kind (the
+    # origin station of a value the KB lists as the destination station)
+    listing = [a for a in value.attributes if a in held]
+    cued = [a for a in cued if a in listing] or [a for a in cued if _siblings([a], listing)] or cued
     if cued:
         chosen = best(cued)
         return None if chosen is None else (chosen, draft.basis if draft.basis != "Bare" else "Cue")
