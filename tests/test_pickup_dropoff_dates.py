@@ -17,26 +17,19 @@ from replyguard.models import KnowledgeBase
 REFERENCE = datetime(2026, 6, 1, 9, 0)
 
 # camper-van hires a booking search returned: picked up first, dropped off after
+VANS = [("Coastline Four", "$35"), ("Nomad Two", "$24")]
 KB = {
     "entities": [
         {
-            "id": "hire_1",
+            "id": f"hire_{i}",
             "attributes": {
-                "van": "Coastline Four",
+                "van": van,
                 "pickup_date": "2026-06-04",
                 "dropoff_date": "2026-06-09",
-                "daily_rate": "$35",
+                "daily_rate": rate,
             },
-        },
-        {
-            "id": "hire_2",
-            "attributes": {
-                "van": "Nomad Two",
-                "pickup_date": "2026-06-04",
-                "dropoff_date": "2026-06-09",
-                "daily_rate": "$24",
-            },
-        },
+        }
+        for i, (van, rate) in enumerate(VANS, start=1)
     ],
     "schema": {"daily_rate": {"value_type": "money"}},
 }

@@ -21,33 +21,23 @@ from replyguard.models import KnowledgeBase
 
 REFERENCE = datetime(2026, 9, 3, 8, 0)
 
-# coach journeys a timetable search returned, no names
+# coach journeys a timetable search returned, no names: (sets off, changes, fare)
+JOURNEYS = [("07:25", 0, "$14"), ("12:05", 1, "$11")]
 KB = {
     "entities": [
         {
-            "id": "coach_1",
+            "id": f"coach_{i}",
             "attributes": {
                 "origin": "Kelso",
                 "destination": "Alnwick",
                 "origin_stop": "Abbey Row",
                 "destination_stop": "Bondgate",
-                "sets_off": "07:25",
-                "changes": 0,
-                "fare": "$14",
+                "sets_off": sets_off,
+                "changes": changes,
+                "fare": fare,
             },
-        },
-        {
-            "id": "coach_2",
-            "attributes": {
-                "origin": "Kelso",
-                "destination": "Alnwick",
-                "origin_stop": "Abbey Row",
-                "destination_stop": "Bondgate",
-                "sets_off": "12:05",
-                "changes": 1,
-                "fare": "$11",
-            },
-        },
+        }
+        for i, (sets_off, changes, fare) in enumerate(JOURNEYS, start=1)
     ],
     "schema": {"sets_off": {"value_type": "time"}, "fare": {"value_type": "money"}},
 }
