@@ -5,7 +5,8 @@ with the noun their column counts.
   stops) tells which the value is said as, even when the KB lists the value under the other.
 - Of several columns a cue names ("leaves from": the town and the stop), the one the KB lists
   the value under is meant.
-- "departs from" / "arrives at" name the origin and the destination (`cue-word-synonym`).
+- "departs from" / "arrives at" name the origin and the destination, "leaving" / "arriving"
+  the departure and arrival columns (`cue-word-synonym`).
 - "with 1 change" is the number of the column that counts changes, read with its noun, and
   corrected with it."""
 
@@ -88,3 +89,34 @@ def test_a_count_said_with_its_columns_noun_is_read_and_corrected(engine: Engine
 def test_the_right_count_with_its_noun_is_verified(engine: Engine) -> None:
     reply = "The coach that sets off at 12:05 pm is $11 and has 1 change."
     assert _verdicts(engine, reply)[("changes", "1 change")] == "Verified"
+
+
+# sailings with a departure and an arrival time each: the type alone tells neither apart
+SAILINGS = {
+    "entities": [
+        {
+            "id": f"sailing_{i}",
+            "attributes": {"departure_time": leaves, "arrival_time": lands, "fare": fare},
+        }
+        for i, (leaves, lands, fare) in enumerate(
+            [("07:50", "09:05", "$19"), ("15:20", "16:40", "$23")], start=1
+        )
+    ],
+    "schema": {
+        "departure_time": {"value_type": "time"},
+        "arrival_time": {"value_type": "time"},
+        "fare": {"value_type": "money"},
+    },
+}
+
+
+def test_leaving_and_arriving_name_the_departure_and_arrival_columns() -> None:
+    engine = Engine(KnowledgeBase.model_validate(SAILINGS))
+    verdicts = {
+        k[1:]: v.kind
+        for k, v in claim_verdicts(
+            engine, "The $19 boat is leaving at 7:50 am and arriving at 9:40 am.", REFERENCE
+        ).items()
+    }
+    assert verdicts[("departure_time", "7:50 am")] == "Verified"
+    assert verdicts[("arrival_time", "9:40 am")] == "Contradicted"
