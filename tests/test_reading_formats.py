@@ -63,7 +63,7 @@ def test_an_amount_is_no_count():
     engine = Engine(kb_from_document(kb))
     assert read(engine, "The Kayak Tour is $60 per person and has 6 seats.") == [
         ("Kayak Tour", "price", "$60", "Contradicted"),
-        ("Kayak Tour", "seats", "6", "Verified"),
+        ("Kayak Tour", "seats", "6 seats", "Verified"),  # the count with the noun it counts
     ]
 
 

@@ -246,6 +246,9 @@ class AttributeSchema(_Input):
     cues: list[str] = Field(default_factory=list)
     # the attribute stating the same relation from the other end ("written_by" for "wrote")
     inverse: str | None = None
+    # the values a column may take, held by a row or not ("Economy", "Flexible" of a fare class):
+    # one said that no row holds is still this attribute's, so it contradicts the row's own
+    values: list[str] = Field(default_factory=list)
 
 
 class KnowledgeBase(_Input):

@@ -118,12 +118,15 @@ def split_of(services: Sequence[str]) -> str:
 
 @dataclass(frozen=True)
 class ServiceSchema:
-    """A service's slots in schema order, which are yes/no, and their declared value types."""
+    """A service's slots in schema order, which are yes/no, their declared value types, and the
+    values a categorical slot may take (`kinds`: "Economy", "Flexible" of a fare type), which a
+    user handing in the table would declare as the column's values."""
 
     name: str
     slots: tuple[str, ...]
     booleans: frozenset[str]
     declared: Mapping[str, str]
+    kinds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def read_schema(path: Path) -> dict[str, ServiceSchema]:
@@ -149,6 +152,13 @@ def read_schema(path: Path) -> dict[str, ServiceSchema]:
                     if set(s.get("possible_values") or ()) == {"True", "False"}
                 ),
                 declared=declared,
+                kinds={
+                    s["name"]: tuple(s["possible_values"])
+                    for s in slots
+                    if s.get("is_categorical")
+                    and s.get("possible_values")
+                    and not all(v.isdigit() or v in ("True", "False") for v in s["possible_values"])
+                },
             )
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"{path}: cannot read the SGD schema ({exc})") from None
@@ -287,7 +297,8 @@ def rows_kb(call: ServiceCall, schema: ServiceSchema, dialogue_id: str = "?") ->
     """The call's rows as a KB, one entity per row (ids R1, R2, ...), named by `name_slot`.
 
     Yes/no columns become True/False values; money and percent columns, ISO dates and 24-hour
-    times are declared with those types, as a user describing the table would.
+    times are declared with those types, and a categorical column with the values it may take
+    (held by a row or not), as a user describing the table would.
     """
     entities = []
     for i, row in enumerate(call.rows):
@@ -302,7 +313,7 @@ def rows_kb(call: ServiceCall, schema: ServiceSchema, dialogue_id: str = "?") ->
             else:
                 entity["attributes"][slot] = value  # type: ignore[index]
         entities.append(entity)
-    declared: dict[str, dict[str, str]] = {}
+    declared: dict[str, dict[str, object]] = {}
     columns = {slot for row in call.rows for slot, v in row.items() if v and slot != call.name_slot}
     for slot in sorted(columns):
         values = [row[slot] for row in call.rows if row.get(slot)]
@@ -312,6 +323,8 @@ def rows_kb(call: ServiceCall, schema: ServiceSchema, dialogue_id: str = "?") ->
             declared[slot] = {"value_type": "date"}
         elif all(_CLOCK.fullmatch(v) for v in values):
             declared[slot] = {"value_type": "time"}
+        if slot in schema.kinds:
+            declared.setdefault(slot, {})["values"] = list(schema.kinds[slot])
     origin = f"sgd dialogue {dialogue_id}: {call.service} call at turn T{call.turn + 1}"
     return kb_from_document({"entities": entities, "schema": declared}, origin=origin)
 

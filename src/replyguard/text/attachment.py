@@ -10,6 +10,7 @@ evidence than a type guess).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from replyguard.models import Cardinality, Entity, ValueType
@@ -111,6 +112,8 @@ def _bounding(
     claimed = order_key(vtype, value.text)
     if claimed is None and value.temporal is not None and vtype == ValueType.time:
         claimed = value.temporal.value  # "8" of "from 8 until 12.30 pm" is 08:00
+    if claimed is None and value.temporal is not None and value.temporal.date is not None:
+        claimed = order_key(vtype, value.temporal.date.isoformat())  # "March 5th": its day
     bounds = []
     for attribute in pair:
         held = entity.values_of(attribute)[0]
@@ -132,11 +135,30 @@ def _bounding(
 _UNTIL = frozenset({"until", "till"})
 
 
+def _siblings(cued: Sequence[str], owners: Sequence[str]) -> bool:
+    """Whether an attribute a cue names and one the KB lists the value under are two of a kind,
+    their names sharing a word and each having one the other lacks ("destination_station_name"
+    and "origin_station_name", "to_stop" and "from_stop"): the cue tells which of the two the
+    value is said as ("the destination station is Elm Park", where Elm Park is the origin).
+    A cue for another kind of thing gives way to the KB ("its address is 12 Elm St, and there
+    is heavy traffic"), and so does one the KB's attribute only narrows ("the destination is
+    Elm Park station": `destination_station`, not the town `destination`)."""
+    for a in cued:
+        mine = set(a.lower().split("_"))
+        for b in owners:
+            theirs = set(b.lower().split("_"))
+            if a != b and mine & theirs and mine - theirs and theirs - mine:
+                return True
+    return False
+
+
 def _said_end(draft: ClaimDraft, index: KBIndex) -> str | None:
     """ "low" or "high" when the words just before the value say one end ("opens at 7pm",
     "open until 9"): the bound a value inside the range is said of (`range-bounds` in
     metta/lexicon.metta)."""
     words = {stem(w) for w in draft.lead_words}
+    # a bound's compound said apart ("pick up on March 8" names "pickup")
+    words |= {a + b for a in draft.lead_words for b in draft.lead_words if a != b}
     if draft.lead_words & _UNTIL:
         return "high"  # "open until 9pm"
     low = any(stem(a) in words for a, _ in index.range_bounds)
@@ -309,12 +331,18 @@ def choose_attribute(
             not any(a in held for a in cued)
             or all(index.attribute_type(a) in _TEXTUAL for a in cued)
         )
+        and not _siblings(cued, [a for a in value.attributes if a in held])
     ):
         # The value is one the KB lists under another attribute the entity has ("north" under
         # area, "heavy traffic" under traffic): the KB's schema wins over a cue for an attribute
         # the entity lacks ("located in" -> location) and over a free-text one ("its address
         # is 12 Elm St, and there is heavy traffic").
         cued = []
+    # of the attributes a cue names ("leaves from": origin, origin_station), the one the KB
+    # lists the value under ("Elm Park" a station, not a town), else one of its kind (the
+    # origin station of a value the KB lists as the destination station)
+    listing = [a for a in value.attributes if a in held]
+    cued = [a for a in cued if a in listing] or [a for a in cued if _siblings([a], listing)] or cued
     if cued:
         chosen = best(cued)
         return None if chosen is None else (chosen, draft.basis if draft.basis != "Bare" else "Cue")

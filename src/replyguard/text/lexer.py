@@ -416,7 +416,8 @@ class Lexer:
             if street:  # "383 Miller Avenue": an address, its words no name
                 return self._value(tokens, i, street, ValueType.text)
             j = i + 1
-            if j < end and folded[j] in _UNITS and tokens[j].start - tok.end <= 1:
+            unit = j < end and (folded[j] in _UNITS or folded[j] in self.index.count_nouns)
+            if unit and tokens[j].start - tok.end <= 1:
                 j += 1
                 if j < end and folded[j] in _SCALES and folded[j - 1] == "degrees":
                     j += 1  # "59 degrees Fahrenheit": the scale is part of the measure

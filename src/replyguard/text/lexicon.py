@@ -416,6 +416,16 @@ class KBIndex:
             if spec.value_type == ValueType.number
             and any("duration-word" in words.markers.get(p) for p in a.lower().split("_"))
         )
+        # the nouns counted by a number column, singular and plural ("stops" of number_stops):
+        # "with 1 stop" is that column's number, said with its unit
+        self.count_nouns = frozenset(
+            form
+            for a, spec in self.schema.items()
+            if spec.value_type == ValueType.number and a not in self.timed
+            for noun in [fold(a.split("_")[-1])]
+            if noun.isalpha() and len(noun) > 2
+            for form in (noun, noun.removesuffix("s"), noun + "s")
+        )
         self._holders: dict[tuple[str, str], list[str]] | None = None
         self._value_runs: dict[str, list[PhraseKey]] | None = None
         self._attribute_holders: dict[str, list[str]] | None = None
@@ -424,6 +434,11 @@ class KBIndex:
         self.polar = self._polar_attributes()
         for entity in kb.entities:
             self._index_entity(entity)
+        for attribute, spec in self.schema.items():  # a declared value no row holds
+            for v in () if spec.value_type in SHAPED_TYPES else spec.values:
+                key = phrase_key(v)
+                if 0 < len(key) <= MAX_VALUE_TOKENS:
+                    self.values.add(key, attribute)
         self._index_name_words(words)
         for attribute, spec in self.schema.items():
             for cue in spec.cues:
