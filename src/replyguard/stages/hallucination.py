@@ -20,6 +20,7 @@ from replyguard.atoms import (
 )
 from replyguard.metta_host import Sym
 from replyguard.models import Evidence, HallucinationFlag, HallucinationType, Span, ValueType
+from replyguard.spelling.lexicon import english
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext, ClaimRecord
 from replyguard.stages.empty_lookup import nothing_found_candidates
@@ -32,6 +33,7 @@ from replyguard.stages.speculation import speculation_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
 from replyguard.stages.unknown_events import unknown_event_candidates
 from replyguard.stages.unknown_kinds import unknown_kind_candidates
+from replyguard.stages.unknown_people import unknown_people_candidates
 from replyguard.stages.user_needs import user_need_candidates
 from replyguard.text.lexer import Lexeme
 from replyguard.values import fold, value_key
@@ -52,6 +54,7 @@ def detect_hallucinations(
         *_entity_candidates(engine, ctx),
         *unknown_event_candidates(engine, ctx),
         *unknown_kind_candidates(engine, ctx),
+        *unknown_people_candidates(engine, ctx),
         *_unsupported_candidates(ctx),
         *speculation_candidates(ctx),
         *nothing_found_candidates(engine, ctx),
@@ -339,13 +342,20 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
 
 def _words_of_dialogue(engine: Engine, ctx: CallContext, name: Lexeme) -> bool:
     """A name made of words the dialogue said apart ("a Luxury Cab" after "a Luxury ride" and
-    "book a cab"): what was asked for, in capitals; unless it ends in a kind of the KB's names
-    ("the Harbour Suite" after "a suite with a harbour view" names a new suite)."""
+    "book a cab"): what was asked for, in capitals; or of words the dialogue said before a
+    common English word ("the Bedroom Speaker" after "on the bedroom device"): the user's thing,
+    its kind said in other words. Not when it ends in a kind of the KB's names ("the Harbour
+    Suite" after "a suite with a harbour view" names a new suite)."""
     words = name.text.split()
-    return (
-        len(words) >= 2
-        and not engine.index.name_heads.get(fold(words[-1]))
-        and all(ctx.dialogue.mentions(w) for w in words)
+    if len(words) < 2 or engine.index.name_heads.get(fold(words[-1])):
+        return False
+    if not all(ctx.dialogue.mentions(w) for w in words[:-1]):
+        return False
+    head = fold(words[-1])
+    vocabulary = english()
+    common = float(engine.setting("emphasis-word-log-prior"))  # type: ignore[arg-type]
+    return ctx.dialogue.mentions(words[-1]) or (
+        head in vocabulary and vocabulary.prior(head, 0.3) > common
     )
 
 
