@@ -209,3 +209,24 @@ def test_a_name_of_the_users_words_before_a_common_word_is_what_they_asked_for(s
 
     assert names("Playing it now on the Kitchen Radio.") == []
     assert names("Playing it now on the Harbour Radio.") == ["Harbour Radio"]
+
+
+# ------------------------------------------------------------ guidance names the real ones
+
+
+def guidance(engine: Engine, text: str) -> str:
+    result = engine.postprocess(text, "", [], reference_time=REFERENCE)
+    assert result.recommendation.kind.value == "Regenerate"
+    return result.recommendation.guidance or ""
+
+
+def test_guidance_for_an_invented_person_names_the_kb_people(studio):
+    said = guidance(studio, "just ask for olwen at the front desk and she'll sort it out.")
+    assert "Ines Moreau" in said and "Rafe Tallis" in said
+
+
+def test_guidance_for_an_invented_thing_names_the_things_holding_what_it_was_said_to_hold(studio):
+    said = guidance(studio, "We offer a pottery tour on Sundays at 2pm for £10.")
+    # a day, a time and a price: the classes; not the kiln firing, which has only prices
+    assert "Wheel Throwing Taster" in said and "Hand Building Course" in said
+    assert "Kiln Firing" not in said

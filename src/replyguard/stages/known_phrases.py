@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from replyguard.models import ValueType
+from replyguard.models import EntityType, Evidence, ValueType
 from replyguard.stages.context import CallContext
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex, phrase_key
@@ -165,3 +165,37 @@ def described_by_values(index: KBIndex, ctx: CallContext, phrase: Lexeme) -> boo
         if not common:
             return False
     return said >= _DESCRIBING_VALUES and bool(common)
+
+
+_UNTELLING = frozenset({ValueType.number, ValueType.percent, ValueType.text, ValueType.enum})
+_ALTERNATIVES: WeakKeyDictionary[KBIndex, dict[frozenset[ValueType], tuple[str, ...]]] = (
+    WeakKeyDictionary()
+)
+
+
+def alternatives(index: KBIndex, ctx: CallContext, phrase: Lexeme) -> list[Evidence]:
+    """The KB things an invented one stands in for: those, neither people nor organisations,
+    holding a value of every kind the phrase's sentence states of it (a day, a time, a price:
+    the workshops and shows beside "our street dance workshop meets on Thursdays at 6pm for
+    £7"). Remembered per KB and set of kinds."""
+    _, end = ctx.sentence_of(phrase.start)
+    said = frozenset(
+        lx.value_type
+        for lx in ctx.reply.lexed.lexemes
+        if lx.cat == "VAL"
+        and lx.value_type is not None
+        and lx.value_type not in _UNTELLING
+        and phrase.end <= lx.start <= end
+    )
+    if not said:
+        return []
+    known = _ALTERNATIVES.setdefault(index, {})
+    if said not in known:
+        known[said] = tuple(
+            e.id
+            for e in index.entities.values()
+            if e.type not in (EntityType.Person, EntityType.Organization)
+            and e.name
+            and said <= {index.attribute_type(a) for a in e.attributes}
+        )
+    return [Evidence(kind="kb", entity_id=e) for e in known[said]]

@@ -18,7 +18,11 @@ from replyguard.metta_host import Sym
 from replyguard.models import EntityType, HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
-from replyguard.stages.known_phrases import described_by_values, names_known_thing
+from replyguard.stages.known_phrases import (
+    alternatives,
+    described_by_values,
+    names_known_thing,
+)
 from replyguard.stages.unknown_kinds import new_of_kind
 from replyguard.text.details import phrase_after
 from replyguard.text.lexer import FUNCTION_WORDS, LexedText, Lexeme
@@ -73,6 +77,7 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
                 Span(start=phrase.start, end=phrase.end),
                 f"'{phrase.text}' is no {kind} the knowledge base or the dialogue names",
                 suggestion=f"Check the {kind} against the knowledge base",
+                support=[] if told else alternatives(engine.index, ctx, phrase),
             )
         )
     return out

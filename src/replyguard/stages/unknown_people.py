@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from replyguard.metta_host import Sym
-from replyguard.models import EntityType, HallucinationType, Span, ValueType
+from replyguard.models import EntityType, Evidence, HallucinationType, Span, ValueType
 from replyguard.spelling.lexicon import english
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
@@ -125,7 +125,8 @@ class _Finder:
 
 
 def unknown_people_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
-    if not any(e.type == EntityType.Person for e in engine.index.entities.values()):
+    people = [e.id for e in engine.index.entities.values() if e.type == EntityType.Person]
+    if not people:
         return []
     finder = _Finder(engine, ctx)
     tokens = finder.tokens
@@ -158,6 +159,7 @@ def unknown_people_candidates(engine: Engine, ctx: CallContext) -> list[Candidat
                 if how == "Named"
                 else f"no one the knowledge base lists is the '{text}'",
                 suggestion="Name only the people the knowledge base lists",
+                support=[Evidence(kind="kb", entity_id=e) for e in people],
             )
         )
     return candidates
