@@ -230,3 +230,23 @@ def test_guidance_for_an_invented_thing_names_the_things_holding_what_it_was_sai
     # a day, a time and a price: the classes; not the kiln firing, which has only prices
     assert "Wheel Throwing Taster" in said and "Hand Building Course" in said
     assert "Kiln Firing" not in said
+
+
+# ------------------------------------------------------------ price bands
+
+
+def test_a_price_band_the_entity_lacks_is_invented(studio):
+    text = "For the kiln firing, stoneware places are £9 a shelf."
+    assert "stoneware places" in invented(studio, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For the kiln firing, glaze places are £6 a shelf.",  # a band of glaze_price
+        "For the kiln firing, cheaper places are £4 a shelf.",  # a comparison, not a band
+        "For the kiln firing, shelf places are £4.",  # the bisque price, in other words
+    ],
+)
+def test_a_band_of_the_entity_or_another_word_for_one_is_not_invented(studio, text):
+    assert invented(studio, text) == []

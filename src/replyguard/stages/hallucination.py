@@ -31,6 +31,7 @@ from replyguard.stages.polar_answers import polar_candidates
 from replyguard.stages.restatement import restatement_candidates
 from replyguard.stages.speculation import speculation_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
+from replyguard.stages.unknown_bands import unknown_band_candidates
 from replyguard.stages.unknown_events import unknown_event_candidates
 from replyguard.stages.unknown_kinds import unknown_kind_candidates
 from replyguard.stages.unknown_people import unknown_people_candidates
@@ -55,6 +56,7 @@ def detect_hallucinations(
         *unknown_event_candidates(engine, ctx),
         *unknown_kind_candidates(engine, ctx),
         *unknown_people_candidates(engine, ctx),
+        *unknown_band_candidates(engine, ctx),
         *_unsupported_candidates(ctx),
         *speculation_candidates(ctx),
         *nothing_found_candidates(engine, ctx),
