@@ -109,20 +109,19 @@ def names_known_thing(
     ):
         return True  # "our junior stylists" of the role Junior Stylist
     head, modifiers = stems[-1], stems[:-1]
-    spare = other[:-1]
-    candidates = set().union(*(vocab.by_stem.get(s, frozenset()) for s in modifiers))
-    for entity_id in candidates:
-        named = vocab.names[entity_id]
-        if not all(
-            s in named or s in vocab.columns or o for s, o in zip(modifiers, spare, strict=True)
-        ):
-            continue
-        if head in named or head in vocab.columns or other[-1]:
-            return True
-        wanted = vocab.distinctive[entity_id]
-        if wanted and wanted <= set(modifiers):
-            return True
-    return False
+    # the modifiers a name must hold: those no column or caller knows; the entities whose names
+    # hold them all (an intersection, small however large the KB)
+    needed = [s for s, o in zip(modifiers, other, strict=False) if s not in vocab.columns and not o]
+    if needed:
+        sets = sorted((vocab.by_stem.get(s, frozenset()) for s in needed), key=len)
+        candidates = set(sets[0]).intersection(*sets[1:])
+    else:
+        candidates = set().union(*(vocab.by_stem.get(s, frozenset()) for s in modifiers))
+    if not candidates:
+        return False
+    if head in vocab.columns or other[-1] or candidates & vocab.by_stem.get(head, frozenset()):
+        return True
+    return any(vocab.distinctive[e] and vocab.distinctive[e] <= set(modifiers) for e in candidates)
 
 
 _HELD: WeakKeyDictionary[KBIndex, dict[tuple[ValueType, str], frozenset[str]]] = WeakKeyDictionary()

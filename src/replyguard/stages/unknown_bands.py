@@ -35,6 +35,7 @@ class _Bands:
         self.columns: dict[str, list[str]] = {}
         self.words: dict[str, frozenset[str]] = {}
         self.prices: dict[str, frozenset[str]] = {}
+        self.column_words = frozenset(stem(w) for w in index.attribute_words)
         for entity in index.entities.values():
             groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
             for attribute in entity.attributes:
@@ -67,7 +68,6 @@ def unknown_band_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]
     tokens = lexed.tokens
     read = {k for lx in lexed.lexemes if lx.cat != "W" for k in range(lx.start_tok, lx.end_tok)}
     kinds = engine.words.markers.get
-    columns = {stem(w) for w in index.attribute_words}
     out = []
     for row, sentence in zip(lexed.sentence_lexemes, lexed.sentences, strict=False):
         named = [e for lx in row if lx.cat == "ENT" for e in lx.entity_ids if e in bands.columns]
@@ -75,10 +75,9 @@ def unknown_band_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]
             continue
         entity_id = named[0]
         prices = [lx for lx in row if lx.cat == "VAL" and lx.value_type == ValueType.money]
-        for k in range(1, len(tokens)):
+        inside = [k for k, t in enumerate(tokens) if sentence.start <= t.start < sentence.end]
+        for k in inside[1:]:
             noun, word = tokens[k], tokens[k - 1]
-            if not sentence.start <= word.start < sentence.end:
-                continue
             w = word.lower
             if (
                 "generic-detail" not in kinds(noun.lower)
@@ -87,7 +86,8 @@ def unknown_band_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]
                 or w in FUNCTION_WORDS
                 or "generic-detail" in kinds(w)
                 or w.endswith(("er", "est"))
-                or stem(w) in bands.words[entity_id] | columns
+                or stem(w) in bands.words[entity_id]
+                or stem(w) in bands.column_words
                 or fold(w) in index.name_words
             ):
                 continue
