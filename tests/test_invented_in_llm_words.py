@@ -61,6 +61,7 @@ STUDIO = {
                 "starts": "6:30 pm",
                 "price": "£120",
                 "led_by": "Rafe Tallis",
+                "clay": "stoneware",
             },
         },
         {
@@ -236,8 +237,8 @@ def test_guidance_for_an_invented_thing_names_the_things_holding_what_it_was_sai
 
 
 def test_a_price_band_the_entity_lacks_is_invented(studio):
-    text = "For the kiln firing, stoneware places are £9 a shelf."
-    assert "stoneware places" in invented(studio, text)
+    text = "For the kiln firing, earthenware places are £9 a shelf."
+    assert "earthenware places" in invented(studio, text)
 
 
 @pytest.mark.parametrize(
@@ -250,3 +251,21 @@ def test_a_price_band_the_entity_lacks_is_invented(studio):
 )
 def test_a_band_of_the_entity_or_another_word_for_one_is_not_invented(studio, text):
     assert invented(studio, text) == []
+
+
+# ------------------------------------------------------------ a value word describing a noun
+
+
+def fabricated(engine: Engine, text: str) -> list[str]:
+    result = engine.postprocess(text, "", [], reference_time=REFERENCE)
+    return [
+        f.content
+        for f in result.hallucination_flags
+        if f.hallucination_type == HallucinationType.FabricatedFact
+    ]
+
+
+def test_a_kb_value_word_before_a_noun_describes_it_and_claims_nothing(studio):
+    # "stoneware" is the course's clay; the taster has none, and "stoneware mugs" says no clay
+    assert fabricated(studio, "At the wheel throwing taster you make stoneware mugs.") == []
+    assert fabricated(studio, "The wheel throwing taster uses stoneware.") != []

@@ -36,7 +36,7 @@ from replyguard.stages.unknown_events import unknown_event_candidates
 from replyguard.stages.unknown_kinds import unknown_kind_candidates
 from replyguard.stages.unknown_people import unknown_people_candidates
 from replyguard.stages.user_needs import user_need_candidates
-from replyguard.text.lexer import Lexeme
+from replyguard.text.lexer import FUNCTION_WORDS, Lexeme
 from replyguard.values import fold, value_key
 
 _NAMED_HOLDERS = 5
@@ -274,12 +274,14 @@ def _fabricated(engine: Engine, ctx: CallContext, record: ClaimRecord) -> list[C
     similarity = max(
         (fuzz.ratio(attached.predicate, a) / 100 for a in entity.attributes), default=0.0
     )
-    evidence = (
+    evidence: object = (
         Sym("MissingAttribute"),
         len(entity.attributes),
         attached.predicate in engine.words.common_attributes,
         round(similarity, 2),
     )
+    if _describing(ctx, record):
+        evidence = Sym("DescribingWord")
     return [
         Candidate(
             HallucinationType.FabricatedFact,
@@ -288,6 +290,28 @@ def _fabricated(engine: Engine, ctx: CallContext, record: ClaimRecord) -> list[C
             f"the knowledge base has no {attached.predicate} for {entity.label}",
         )
     ]
+
+
+def _describing(ctx: CallContext, record: ClaimRecord) -> bool:
+    """A KB word value said before a noun of the reply's own ("a drama workshop", "with drama
+    games"): it says what kind of thing the noun is, not the entity's value of an attribute it
+    lacks."""
+    if record.value_type not in (ValueType.text.value, ValueType.enum.value):
+        return False
+    tokens = ctx.reply.lexed.tokens
+    end = record.model.span.end
+    k = next((i for i, t in enumerate(tokens) if t.start >= end), None)
+    read = any(
+        lx.cat != "W" and k is not None and lx.start_tok <= k < lx.end_tok
+        for lx in ctx.reply.lexed.lexemes
+    )
+    return (
+        k is not None
+        and tokens[k].start == end + 1
+        and tokens[k].kind == "word"
+        and tokens[k].lower not in FUNCTION_WORDS
+        and not read
+    )
 
 
 # ---------------------------------------------------------------------------- entities
