@@ -79,13 +79,15 @@ def studio() -> Engine:
     return Engine(kb_from_document(STUDIO))
 
 
-def invented(engine: Engine, text: str) -> list[str]:
-    result = engine.postprocess(text, "", [], reference_time=REFERENCE)
-    return [
-        f.content
-        for f in result.hallucination_flags
-        if f.hallucination_type == HallucinationType.NonexistentEntity
-    ]
+def invented(
+    engine: Engine,
+    text: str,
+    dialogue: list[dict[str, str]] | None = None,
+    kind: HallucinationType = HallucinationType.NonexistentEntity,
+) -> list[str]:
+    """What the reply says that the engine flags as `kind` (an invented thing by default)."""
+    result = engine.postprocess(text, "", dialogue or [], reference_time=REFERENCE)
+    return [f.content for f in result.hallucination_flags if f.hallucination_type == kind]
 
 
 # ------------------------------------------------------------ a phrase names a thing as a whole
@@ -199,17 +201,8 @@ def test_what_a_booking_or_payment_has_is_no_event(studio):
 
 def test_a_name_of_the_users_words_before_a_common_word_is_what_they_asked_for(studio):
     dialogue = [{"speaker": "user", "text": "Could you play some music in the kitchen?"}]
-
-    def names(text: str) -> list[str]:
-        result = studio.postprocess(text, "", dialogue, reference_time=REFERENCE)
-        return [
-            f.content
-            for f in result.hallucination_flags
-            if f.hallucination_type == HallucinationType.NonexistentEntity
-        ]
-
-    assert names("Playing it now on the Kitchen Radio.") == []
-    assert names("Playing it now on the Harbour Radio.") == ["Harbour Radio"]
+    assert invented(studio, "Playing it now on the Kitchen Radio.", dialogue) == []
+    assert invented(studio, "Playing it now on the Harbour Radio.", dialogue) == ["Harbour Radio"]
 
 
 # ------------------------------------------------------------ guidance names the real ones
@@ -257,12 +250,7 @@ def test_a_band_of_the_entity_or_another_word_for_one_is_not_invented(studio, te
 
 
 def fabricated(engine: Engine, text: str) -> list[str]:
-    result = engine.postprocess(text, "", [], reference_time=REFERENCE)
-    return [
-        f.content
-        for f in result.hallucination_flags
-        if f.hallucination_type == HallucinationType.FabricatedFact
-    ]
+    return invented(engine, text, kind=HallucinationType.FabricatedFact)
 
 
 def test_a_kb_value_word_before_a_noun_describes_it_and_claims_nothing(studio):
