@@ -203,6 +203,8 @@ def test_a_name_of_the_users_words_before_a_common_word_is_what_they_asked_for(s
     dialogue = [{"speaker": "user", "text": "Could you play some music in the kitchen?"}]
     assert invented(studio, "Playing it now on the Kitchen Radio.", dialogue) == []
     assert invented(studio, "Playing it now on the Harbour Radio.", dialogue) == ["Harbour Radio"]
+    # "the" is no word of what they asked for
+    assert invented(studio, "How does The Visitor sound to you?", dialogue) == ["The Visitor"]
 
 
 # ------------------------------------------------------------ guidance names the real ones

@@ -375,7 +375,8 @@ def _words_of_dialogue(engine: Engine, ctx: CallContext, name: Lexeme) -> bool:
     words = name.text.split()
     if len(words) < 2 or engine.index.name_heads.get(fold(words[-1])):
         return False
-    if not all(ctx.dialogue.mentions(w) for w in words[:-1]):
+    said = [w for w in words[:-1] if fold(w) not in FUNCTION_WORDS]  # not "The Visitor"
+    if not said or not all(ctx.dialogue.mentions(w) for w in said):
         return False
     head = fold(words[-1])
     vocabulary = english()
