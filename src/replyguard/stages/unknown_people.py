@@ -38,6 +38,19 @@ _BESIDE = frozenset({"and", "with", "or"})
 _ROLE_WORDS: WeakKeyDictionary[KBIndex, tuple[frozenset[str], ...]] = WeakKeyDictionary()
 
 
+_PEOPLE: WeakKeyDictionary[KBIndex, tuple[str, ...]] = WeakKeyDictionary()
+
+
+def _people(index: KBIndex) -> tuple[str, ...]:
+    """The ids of the KB's people; once per KB."""
+    found = _PEOPLE.get(index)
+    if found is None:
+        found = _PEOPLE[index] = tuple(
+            e.id for e in index.entities.values() if e.type == EntityType.Person
+        )
+    return found
+
+
 def _people_roles(index: KBIndex) -> tuple[frozenset[str], ...]:
     """The stems of each KB person's short textual values (a role, a speciality); once per KB."""
     found = _ROLE_WORDS.get(index)
@@ -125,7 +138,7 @@ class _Finder:
 
 
 def unknown_people_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
-    people = [e.id for e in engine.index.entities.values() if e.type == EntityType.Person]
+    people = _people(engine.index)
     if not people:
         return []
     finder = _Finder(engine, ctx)
