@@ -380,7 +380,7 @@ def _words_of_dialogue(engine: Engine, ctx: CallContext, name: Lexeme) -> bool:
         return False
     head = fold(words[-1])
     vocabulary = english()
-    common = float(engine.setting("emphasis-word-log-prior"))  # type: ignore[arg-type]
+    common = float(engine.setting("emphasis-word-log-prior"))
     return ctx.dialogue.mentions(words[-1]) or (
         head in vocabulary and vocabulary.prior(head, 0.3) > common
     )

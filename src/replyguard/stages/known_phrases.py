@@ -172,11 +172,11 @@ _ALTERNATIVES: WeakKeyDictionary[KBIndex, dict[frozenset[ValueType], tuple[str, 
 )
 
 
-def alternatives(index: KBIndex, ctx: CallContext, phrase: Lexeme) -> list[Evidence]:
+def alternatives(index: KBIndex, ctx: CallContext, phrase: Lexeme, most: int) -> list[Evidence]:
     """The KB things an invented one stands in for: those, neither people nor organisations,
     holding a value of every kind the phrase's sentence states of it (a day, a time, a price:
     the workshops and shows beside "our street dance workshop meets on Thursdays at 6pm for
-    £7"). Remembered per KB and set of kinds."""
+    £7"), at most `most` of them. Remembered per KB and set of kinds."""
     _, end = ctx.sentence_of(phrase.start)
     said = frozenset(
         lx.value_type
@@ -197,4 +197,4 @@ def alternatives(index: KBIndex, ctx: CallContext, phrase: Lexeme) -> list[Evide
             and e.name
             and said <= {index.attribute_type(a) for a in e.attributes}
         )
-    return [Evidence(kind="kb", entity_id=e) for e in known[said]]
+    return [Evidence(kind="kb", entity_id=e) for e in known[said][:most]]

@@ -56,6 +56,7 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
     if len(openers) > 1 or (openers and openers[0][1] == "facility"):
         found.extend((phrase, "facility") for phrase in _subject_phrases(ctx))
     out = []
+    most = int(engine.setting("guidance-alternatives"))
     seen: set[tuple[int, int]] = set()
     for phrase, kind in found:
         # the user asking for a pool does not make the organisation have one
@@ -77,7 +78,7 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
                 Span(start=phrase.start, end=phrase.end),
                 f"'{phrase.text}' is no {kind} the knowledge base or the dialogue names",
                 suggestion=f"Check the {kind} against the knowledge base",
-                support=[] if told else alternatives(engine.index, ctx, phrase),
+                support=[] if told else alternatives(engine.index, ctx, phrase, most),
             )
         )
     return out

@@ -85,7 +85,7 @@ class _Finder:
             if lx.cat == "ENT"
             and any(self.index.entities[e].type == EntityType.Person for e in lx.entity_ids)
         }
-        self.rare = float(engine.setting("emphasis-word-log-prior"))  # type: ignore[arg-type]
+        self.rare = float(engine.setting("emphasis-word-log-prior"))
         self.markers = engine.words.markers.get
 
     def a_name(self, k: int) -> bool:
@@ -141,6 +141,7 @@ def unknown_people_candidates(engine: Engine, ctx: CallContext) -> list[Candidat
     people = _people(engine.index)
     if not people:
         return []
+    cap = int(engine.setting("guidance-alternatives"))
     finder = _Finder(engine, ctx)
     tokens = finder.tokens
     found: list[tuple[int, int, str] | None] = [
@@ -172,7 +173,7 @@ def unknown_people_candidates(engine: Engine, ctx: CallContext) -> list[Candidat
                 if how == "Named"
                 else f"no one the knowledge base lists is the '{text}'",
                 suggestion="Name only the people the knowledge base lists",
-                support=[Evidence(kind="kb", entity_id=e) for e in people],
+                support=[Evidence(kind="kb", entity_id=e) for e in people[:cap]],
             )
         )
     return candidates
