@@ -200,11 +200,14 @@ def test_what_a_booking_or_payment_has_is_no_event(studio):
 
 
 def test_a_name_of_the_users_words_before_a_common_word_is_what_they_asked_for(studio):
-    dialogue = [{"speaker": "user", "text": "Could you play some music in the kitchen?"}]
+    dialogue = [{"speaker": "user", "text": "Could you play some music on the kitchen speaker?"}]
     assert invented(studio, "Playing it now on the Kitchen Radio.", dialogue) == []
     assert invented(studio, "Playing it now on the Harbour Radio.", dialogue) == ["Harbour Radio"]
     # "the" is no word of what they asked for
     assert invented(studio, "How does The Visitor sound to you?", dialogue) == ["The Visitor"]
+    # "gallery" was the thing asked for, not a word about it: "Bright" is a new name
+    asked = [{"speaker": "user", "text": "Please find me the nearest gallery."}]
+    assert invented(studio, "The nearest one is the Gallery Bright.", asked) == ["Gallery Bright"]
 
 
 # ------------------------------------------------------------ guidance names the real ones

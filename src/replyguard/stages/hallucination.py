@@ -7,6 +7,7 @@ confidence or drops it. Overlapping flags are merged, keeping the one the rules 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
@@ -25,6 +26,7 @@ from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext, ClaimRecord
 from replyguard.stages.empty_lookup import nothing_found_candidates
 from replyguard.stages.grounding import ungrounded_candidates
+from replyguard.stages.known_phrases import names_known_thing
 from replyguard.stages.logic_checks import logic_candidates
 from replyguard.stages.new_entities import reply_names
 from replyguard.stages.polar_answers import polar_candidates
@@ -368,21 +370,38 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
 
 def _words_of_dialogue(engine: Engine, ctx: CallContext, name: Lexeme) -> bool:
     """A name made of words the dialogue said apart ("a Luxury Cab" after "a Luxury ride" and
-    "book a cab"): what was asked for, in capitals; or of words the dialogue said before a
-    common English word ("the Bedroom Speaker" after "on the bedroom device"): the user's thing,
-    its kind said in other words. Not when it ends in a kind of the KB's names ("the Harbour
-    Suite" after "a suite with a harbour view" names a new suite)."""
+    "book a cab"): what was asked for, in capitals; or of words the dialogue said before another
+    word, none of them the KB's, then a common English word ("the Bedroom Speaker" after "on
+    the bedroom device", not "the Hotel Keen" after "the nearest hotel"): the user's thing, its
+    kind said in other words. Not when it ends in a kind of the
+    KB's names ("the Harbour Suite" after "a suite with a harbour view" names a new suite)."""
     words = name.text.split()
     if len(words) < 2 or engine.index.name_heads.get(fold(words[-1])):
         return False
     said = [w for w in words[:-1] if fold(w) not in FUNCTION_WORDS]  # not "The Visitor"
     if not said or not all(ctx.dialogue.mentions(w) for w in said):
         return False
+    if ctx.dialogue.mentions(words[-1]):
+        return True
+    # the user's own words, not the KB's: in "the Hotel Keen" after "a hotel" the user's word is
+    # the kind the KB lists, and "Keen" a new name
     head = fold(words[-1])
     vocabulary = english()
     common = float(engine.setting("emphasis-word-log-prior"))
-    return ctx.dialogue.mentions(words[-1]) or (
-        head in vocabulary and vocabulary.prior(head, 0.3) > common
+    return (
+        not any(names_known_thing(engine.index, [w]) for w in said)
+        and all(_said_before_a_word(ctx, w) for w in said)
+        and head in vocabulary
+        and vocabulary.prior(head, 0.3) > common
+    )
+
+
+def _said_before_a_word(ctx: CallContext, word: str) -> bool:
+    """The dialogue said the word before another content word, as a modifier ("the bedroom
+    device"), not as the thing itself ("the nearest hotel")."""
+    return any(
+        after.isalnum() and after not in FUNCTION_WORDS
+        for after in re.findall(rf" {re.escape(fold(word))} (\S+)", ctx.dialogue.spoken)
     )
 
 
