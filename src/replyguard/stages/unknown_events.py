@@ -40,9 +40,11 @@ _FACILITY_TYPES = _STATED_TYPES | {ValueType.duration, ValueType.number, ValueTy
 
 def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     """Events after an `event-opener` in a calendar, and parts of the organisation that speaks
-    after a `facility-opener` ("our rooftop pool is open from 8 am"), that the KB lacks."""
+    after a `facility-opener` ("our rooftop pool is open from 8 am") or opening a sentence
+    ("The gold membership costs £30"), that the KB lacks."""
     openers = [("event-opener", "event")] if _lists_events(engine) else []
-    if engine.host.value("organisation-speaks", len(engine.organisations)) is True:
+    speaks = engine.host.value("organisation-speaks", len(engine.organisations)) is True
+    if speaks:
         openers.append(("facility-opener", "facility"))
     lexed = ctx.reply.lexed
     kinds = engine.words.markers.get
@@ -53,7 +55,7 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
             phrase = phrase_after(lexed, i, kinds) if i is not None else None
             if phrase is not None:
                 found.append((phrase, kind))
-    if len(openers) > 1 or (openers and openers[0][1] == "facility"):
+    if speaks:
         found.extend((phrase, "facility") for phrase in _subject_phrases(ctx))
     out = []
     most = int(engine.setting("guidance-alternatives"))
