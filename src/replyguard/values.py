@@ -327,6 +327,12 @@ def value_key(value_type: ValueType, text: str) -> str:
     return key if key is not None else text_key(text)
 
 
+def _compound_duration(text: str) -> bool:
+    """A length said in two units: "2 hours 10 minutes", "1 hour and 45 minutes"."""
+    parts = re.split(r"\s*(?:,|\band\b)?\s+(?=\d)", text)
+    return len(parts) > 1 and all(DURATION_RE.fullmatch(p) for p in parts)
+
+
 def infer_value_type(text: str) -> ValueType | None:
     """The most specific type a single value fits, or None for plain text."""
     t = text.strip()
@@ -339,7 +345,7 @@ def infer_value_type(text: str) -> ValueType | None:
         (ValueType.money, bool(MONEY_RE.fullmatch(t)) or rate_amount(t) is not None),
         (ValueType.percent, bool(PERCENT_RE.fullmatch(t))),
         (ValueType.phone, bool(PHONE_RE.fullmatch(t))),
-        (ValueType.duration, bool(DURATION_RE.fullmatch(t))),
+        (ValueType.duration, bool(DURATION_RE.fullmatch(t)) or _compound_duration(t)),
         (ValueType.time, normalise_time(t) is not None),
         (ValueType.date, normalise_date(t) is not None or normalise_weekday(t) is not None),
         (ValueType.number, number_key(t) is not None and bool(NUMBER_RE.match(t))),

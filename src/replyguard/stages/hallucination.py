@@ -7,6 +7,7 @@ confidence or drops it. Overlapping flags are merged, keeping the one the rules 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
@@ -20,20 +21,24 @@ from replyguard.atoms import (
 )
 from replyguard.metta_host import Sym
 from replyguard.models import Evidence, HallucinationFlag, HallucinationType, Span, ValueType
+from replyguard.spelling.lexicon import english
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext, ClaimRecord
 from replyguard.stages.empty_lookup import nothing_found_candidates
 from replyguard.stages.grounding import ungrounded_candidates
+from replyguard.stages.known_phrases import names_known_thing
 from replyguard.stages.logic_checks import logic_candidates
 from replyguard.stages.new_entities import reply_names
 from replyguard.stages.polar_answers import polar_candidates
 from replyguard.stages.restatement import restatement_candidates
 from replyguard.stages.speculation import speculation_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
+from replyguard.stages.unknown_bands import unknown_band_candidates
 from replyguard.stages.unknown_events import unknown_event_candidates
 from replyguard.stages.unknown_kinds import unknown_kind_candidates
+from replyguard.stages.unknown_people import unknown_people_candidates
 from replyguard.stages.user_needs import user_need_candidates
-from replyguard.text.lexer import Lexeme
+from replyguard.text.lexer import FUNCTION_WORDS, Lexeme
 from replyguard.values import fold, value_key
 
 _NAMED_HOLDERS = 5
@@ -52,6 +57,8 @@ def detect_hallucinations(
         *_entity_candidates(engine, ctx),
         *unknown_event_candidates(engine, ctx),
         *unknown_kind_candidates(engine, ctx),
+        *unknown_people_candidates(engine, ctx),
+        *unknown_band_candidates(engine, ctx),
         *_unsupported_candidates(ctx),
         *speculation_candidates(ctx),
         *nothing_found_candidates(engine, ctx),
@@ -269,12 +276,14 @@ def _fabricated(engine: Engine, ctx: CallContext, record: ClaimRecord) -> list[C
     similarity = max(
         (fuzz.ratio(attached.predicate, a) / 100 for a in entity.attributes), default=0.0
     )
-    evidence = (
+    evidence: object = (
         Sym("MissingAttribute"),
         len(entity.attributes),
         attached.predicate in engine.words.common_attributes,
         round(similarity, 2),
     )
+    if _describing(ctx, record):
+        evidence = Sym("DescribingWord")
     return [
         Candidate(
             HallucinationType.FabricatedFact,
@@ -283,6 +292,28 @@ def _fabricated(engine: Engine, ctx: CallContext, record: ClaimRecord) -> list[C
             f"the knowledge base has no {attached.predicate} for {entity.label}",
         )
     ]
+
+
+def _describing(ctx: CallContext, record: ClaimRecord) -> bool:
+    """A KB word value said before a noun of the reply's own ("a drama workshop", "with drama
+    games"): it says what kind of thing the noun is, not the entity's value of an attribute it
+    lacks."""
+    if record.value_type not in (ValueType.text.value, ValueType.enum.value):
+        return False
+    tokens = ctx.reply.lexed.tokens
+    end = record.model.span.end
+    k = next((i for i, t in enumerate(tokens) if t.start >= end), None)
+    read = any(
+        lx.cat != "W" and k is not None and lx.start_tok <= k < lx.end_tok
+        for lx in ctx.reply.lexed.lexemes
+    )
+    return (
+        k is not None
+        and tokens[k].start == end + 1
+        and tokens[k].kind == "word"
+        and tokens[k].lower not in FUNCTION_WORDS
+        and not read
+    )
 
 
 # ---------------------------------------------------------------------------- entities
@@ -339,13 +370,38 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
 
 def _words_of_dialogue(engine: Engine, ctx: CallContext, name: Lexeme) -> bool:
     """A name made of words the dialogue said apart ("a Luxury Cab" after "a Luxury ride" and
-    "book a cab"): what was asked for, in capitals; unless it ends in a kind of the KB's names
-    ("the Harbour Suite" after "a suite with a harbour view" names a new suite)."""
+    "book a cab"): what was asked for, in capitals; or of words the dialogue said before another
+    word, none of them the KB's, then a common English word ("the Bedroom Speaker" after "on
+    the bedroom device", not "the Hotel Keen" after "the nearest hotel"): the user's thing, its
+    kind said in other words. Not when it ends in a kind of the
+    KB's names ("the Harbour Suite" after "a suite with a harbour view" names a new suite)."""
     words = name.text.split()
+    if len(words) < 2 or engine.index.name_heads.get(fold(words[-1])):
+        return False
+    said = [w for w in words[:-1] if fold(w) not in FUNCTION_WORDS]  # not "The Visitor"
+    if not said or not all(ctx.dialogue.mentions(w) for w in said):
+        return False
+    if ctx.dialogue.mentions(words[-1]):
+        return True
+    # the user's own words, not the KB's: in "the Hotel Keen" after "a hotel" the user's word is
+    # the kind the KB lists, and "Keen" a new name
+    head = fold(words[-1])
+    vocabulary = english()
+    common = float(engine.setting("emphasis-word-log-prior"))
     return (
-        len(words) >= 2
-        and not engine.index.name_heads.get(fold(words[-1]))
-        and all(ctx.dialogue.mentions(w) for w in words)
+        not any(names_known_thing(engine.index, [w]) for w in said)
+        and all(_said_before_a_word(ctx, w) for w in said)
+        and head in vocabulary
+        and vocabulary.prior(head, 0.3) > common
+    )
+
+
+def _said_before_a_word(ctx: CallContext, word: str) -> bool:
+    """The dialogue said the word before another content word, as a modifier ("the bedroom
+    device"), not as the thing itself ("the nearest hotel")."""
+    return any(
+        after.isalnum() and after not in FUNCTION_WORDS
+        for after in re.findall(rf" {re.escape(fold(word))} (\S+)", ctx.dialogue.spoken)
     )
 
 

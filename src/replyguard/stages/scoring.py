@@ -431,6 +431,12 @@ def _no_such_entity(
     entities = [e for e in engine.index.entities.values() if e.name and e.name.split()]
     head = fold(flag.content.split()[-1]) if flag.content.split() else ""
     alike = [engine.index.entities[i] for i in engine.index.name_heads.get(head, [])]
+    # the real ones the detector named beside an invented thing or person (its KB evidence)
+    alike = alike or [
+        engine.index.entities[e.entity_id]
+        for e in flag.evidence
+        if e.kind == "kb" and e.attribute is None and e.entity_id in engine.index.entities
+    ]
     if not alike:
         kind = _kind_in_focus(engine, ctx)
         alike = [e for e in entities if e.type == kind] if kind is not None else []

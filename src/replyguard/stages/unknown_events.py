@@ -18,9 +18,14 @@ from replyguard.metta_host import Sym
 from replyguard.models import EntityType, HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
+from replyguard.stages.known_phrases import (
+    alternatives,
+    described_by_values,
+    names_known_thing,
+)
 from replyguard.stages.unknown_kinds import new_of_kind
 from replyguard.text.details import phrase_after
-from replyguard.text.lexer import LexedText, Lexeme
+from replyguard.text.lexer import FUNCTION_WORDS, LexedText, Lexeme
 from replyguard.text.lexicon import WHEN_TYPES, KBIndex
 from replyguard.text.words import stem
 
@@ -35,36 +40,94 @@ _FACILITY_TYPES = _STATED_TYPES | {ValueType.duration, ValueType.number, ValueTy
 
 def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
     """Events after an `event-opener` in a calendar, and parts of the organisation that speaks
-    after a `facility-opener` ("our rooftop pool is open from 8 am"), that the KB lacks."""
+    after a `facility-opener` ("our rooftop pool is open from 8 am") or opening a sentence
+    ("The gold membership costs £30"), that the KB lacks."""
     openers = [("event-opener", "event")] if _lists_events(engine) else []
-    if engine.host.value("organisation-speaks", len(engine.organisations)) is True:
+    speaks = engine.host.value("organisation-speaks", len(engine.organisations)) is True
+    if speaks:
         openers.append(("facility-opener", "facility"))
     lexed = ctx.reply.lexed
     kinds = engine.words.markers.get
-    out = []
+    found: list[tuple[Lexeme, str]] = []
     for opener, kind in openers:
         for marker in lexed.markers_of(opener):
             i = next((k for k, t in enumerate(lexed.tokens) if t.start >= marker.end), None)
             phrase = phrase_after(lexed, i, kinds) if i is not None else None
-            # the user asking for a pool does not make the organisation have one
-            told = kind == "event"
-            if (
-                phrase is None
-                or not _dated(lexed, phrase, ctx, facility=not told)
-                or _known(engine, ctx, phrase, told)
-            ):
-                continue
-            cutoff = float(engine.setting("similar-name-cutoff"))
-            similar = engine.index.fuzzy_name(phrase.text, cutoff)
-            out.append(
-                Candidate(
-                    HallucinationType.NonexistentEntity,
-                    (Sym("Unresolved"), False, True, similar is not None, False),
-                    Span(start=phrase.start, end=phrase.end),
-                    f"'{phrase.text}' is no {kind} the knowledge base or the dialogue names",
-                    suggestion=f"Check the {kind} against the knowledge base",
-                )
+            if phrase is not None:
+                found.append((phrase, kind))
+    if speaks:
+        found.extend((phrase, "facility") for phrase in _subject_phrases(ctx))
+    out = []
+    most = int(engine.setting("guidance-alternatives"))
+    seen: set[tuple[int, int]] = set()
+    for phrase, kind in found:
+        # the user asking for a pool does not make the organisation have one
+        told = kind == "event"
+        if (
+            (phrase.start, phrase.end) in seen
+            or not _dated(lexed, phrase, ctx, facility=not told)
+            or _known(engine, ctx, phrase, told)
+            or (not told and described_by_values(engine.index, ctx, phrase))
+        ):
+            continue
+        seen.add((phrase.start, phrase.end))
+        cutoff = float(engine.setting("similar-name-cutoff"))
+        similar = engine.index.fuzzy_name(phrase.text, cutoff)
+        out.append(
+            Candidate(
+                HallucinationType.NonexistentEntity,
+                (Sym("Unresolved"), False, True, similar is not None, False),
+                Span(start=phrase.start, end=phrase.end),
+                f"'{phrase.text}' is no {kind} the knowledge base or the dialogue names",
+                suggestion=f"Check the {kind} against the knowledge base",
+                support=[] if told else alternatives(engine.index, ctx, phrase, most),
             )
+        )
+    return out
+
+
+_MAX_SUBJECT_WORDS = 3
+
+
+def _subject_phrases(ctx: CallContext) -> list[Lexeme]:
+    """Common words opening a sentence as its subject, with no KB name in the sentence: "The
+    gold membership costs £30 a year", "Singing lessons run on Mondays at 6pm". The words run
+    from the sentence's start (past "the") to the first word the lexer read, function word or
+    punctuation; said before a verb of being they are all the subject ("The family ticket is
+    £50"), else the last is the verb ("costs", "run"). Two words at least (one is a kind:
+    "The show starts at 7"); without "the" the subject is a plural ("lessons")."""
+    lexed = ctx.reply.lexed
+    tokens = lexed.tokens
+    read = {
+        k: lx.cat for lx in lexed.lexemes if lx.cat != "W" for k in range(lx.start_tok, lx.end_tok)
+    }
+    out = []
+    for row, sentence in zip(lexed.sentence_lexemes, lexed.sentences, strict=False):
+        if any(lx.cat in ("ENT", "NAME") for lx in row):
+            continue
+        i = next((k for k, t in enumerate(tokens) if t.start >= sentence.start), len(tokens))
+        definite = i < len(tokens) and tokens[i].lower == "the"
+        i += definite
+        j = i
+        while (
+            j < len(tokens)
+            and tokens[j].start < sentence.end
+            and tokens[j].kind == "word"
+            and j not in read
+            and tokens[j].lower not in FUNCTION_WORDS
+            and j - i <= _MAX_SUBJECT_WORDS
+        ):
+            j += 1
+        if j >= len(tokens) or j - i > _MAX_SUBJECT_WORDS:
+            continue
+        end = j if read.get(j) == "COP" else j - 1
+        if end - i < 2:
+            continue
+        head = tokens[end - 1].lower
+        if not definite and not (head.endswith("s") and not head.endswith("ss")):
+            continue
+        text = lexed.text[tokens[i].start : tokens[end - 1].end]
+        out.append(Lexeme("DETAIL", i, end, tokens[i].start, tokens[end - 1].end, text))
     return out
 
 
@@ -104,8 +167,8 @@ def _dated(lexed: LexedText, phrase: Lexeme, ctx: CallContext, *, facility: bool
 
 def _known(engine: Engine, ctx: CallContext, phrase: Lexeme, by_dialogue: bool) -> bool:
     """The KB, the dialogue (`by_dialogue`) or the passages name it, in full, by a near spelling
-    or by one of its words that is not generic ("your medicine" for "taking medicine", "your
-    swimming class" for "swimming activity")."""
+    or, for an event, by one of its words that is not generic ("your medicine" for "taking
+    medicine"); a part of the organisation is named as a whole (stages/known_phrases.py)."""
     if any(
         lx.cat in ("ENT", "NAME") and phrase.start < lx.end and lx.start < phrase.end
         for lx in ctx.reply.lexed.lexemes
@@ -116,10 +179,16 @@ def _known(engine: Engine, ctx: CallContext, phrase: Lexeme, by_dialogue: bool) 
     words = [
         w
         for w in phrase.text.lower().split()
-        if "generic-detail" not in engine.words.markers.get(w)
+        if "generic-detail" not in engine.words.markers.get(w) and w not in FUNCTION_WORDS
     ]
+    if not words:
+        return True  # "your refund of": generic words and a preposition name nothing
     if new_of_kind(engine, words):
         return False  # "our chess club" beside the Film Club: a club, but a new one
+    if not by_dialogue:
+        # a part of the organisation is named as a whole: "our theatre tour" is no part of the
+        # Lantern Theatre
+        return names_known_thing(engine.index, words, ctx.passages.mentions)
     known = engine.index.name_words | engine.index.attribute_words
     return any(
         w in known

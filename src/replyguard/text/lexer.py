@@ -607,6 +607,12 @@ class Lexer:
         closed = j == end or tokens[j].kind == "punct"
         return j if j - i >= 3 and closed else 0
 
+    def _column_word(self, word: str) -> bool:
+        """A word of the KB's own attribute names or cues, in the singular or the plural
+        ("Stalls", "Concessions" of `stalls_price`, `concession_price`): a word of the domain."""
+        words = self.index.attribute_words
+        return word in words or (word.endswith("s") and word[:-1] in words)
+
     def _not_a_name(self, word: str) -> bool:
         kinds = self.words.markers.get(word)
         return "discourse-opener" in kinds or "not-a-name" in kinds
@@ -700,6 +706,7 @@ class Lexer:
             or (at_start and self._gerund(folded[i]))  # "Navigating to Stanford": a verb
             or (at_start and self._misspelt_opener(tokens, folded, i))  # "Wher would you"
             or self._adverb(folded[i])  # "Alternatively, ...", "Frankly": not "Emily", "Holly"
+            or self._column_word(folded[i])  # "Stalls are £20" of `stalls_price`: the domain's
         ):
             return None
         if (

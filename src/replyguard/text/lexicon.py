@@ -196,6 +196,8 @@ MARKER_KINDS = (
     "non-answer",
     "event-opener",
     "facility-opener",
+    "person-slot",
+    "role-noun",
     "late-request-marker",
     "generic-detail",
     "non-assertive",

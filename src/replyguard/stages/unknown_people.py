@@ -1,0 +1,179 @@
+"""People the KB lacks, said as LLMs say them: in lower case ("just ask for megan at the desk",
+"tom carter alongside zoe pike"), or by a role no one holds ("she's our events coordinator").
+
+Capitalised names are noticed by the lexer; these are found by where they stand, in a KB that
+lists people:
+- after our + a role (`role-noun` in metta/hallucination.metta, "coordinator", "instructor"):
+  the role's last word must be a word of some KB person's values ("our head mechanic" of the
+  Lead Mechanic); a lower-case word after the role is a name, and must be a KB person's ("our
+  instructor tom");
+- after a `person-slot` phrase ("ask for", "speak to") or beside a KB person ("tom carter and
+  zoe pike"): a lower-case word there that no KB name, value or column holds and that is rare in
+  English (below `emphasis-word-log-prior`: "megan", not "help" or "directions") is a name, and
+  with it the next such word (a surname).
+The rules judge each (`UnknownPerson` in metta/hallucination.metta).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+from replyguard.metta_host import Sym
+from replyguard.models import EntityType, Evidence, HallucinationType, Span, ValueType
+from replyguard.spelling.lexicon import english
+from replyguard.stages.candidates import Candidate
+from replyguard.stages.context import CallContext
+from replyguard.stages.known_phrases import names_known_thing
+from replyguard.text.lexer import FUNCTION_WORDS
+from replyguard.text.lexicon import KBIndex, phrase_key
+from replyguard.text.words import stem
+
+if TYPE_CHECKING:
+    from replyguard.engine import Engine
+
+_ROLE_OPENERS = frozenset({"our"})
+_MAX_ROLE_WORDS = 3
+_BESIDE = frozenset({"and", "with", "or"})
+_ROLE_WORDS: WeakKeyDictionary[KBIndex, tuple[frozenset[str], ...]] = WeakKeyDictionary()
+
+
+_PEOPLE: WeakKeyDictionary[KBIndex, tuple[str, ...]] = WeakKeyDictionary()
+
+
+def _people(index: KBIndex) -> tuple[str, ...]:
+    """The ids of the KB's people; once per KB."""
+    found = _PEOPLE.get(index)
+    if found is None:
+        found = _PEOPLE[index] = tuple(
+            e.id for e in index.entities.values() if e.type == EntityType.Person
+        )
+    return found
+
+
+def _people_roles(index: KBIndex) -> tuple[frozenset[str], ...]:
+    """The stems of each KB person's short textual values (a role, a speciality); once per KB."""
+    found = _ROLE_WORDS.get(index)
+    if found is None:
+        roles = []
+        for entity in index.entities.values():
+            if entity.type != EntityType.Person:
+                continue
+            for attribute in entity.attributes:
+                if index.attribute_type(attribute) not in (ValueType.text, ValueType.enum):
+                    continue
+                for value in entity.values_of(attribute)[0]:
+                    roles.append(frozenset(stem(w) for w in phrase_key(str(value)) if w.isalnum()))
+        found = _ROLE_WORDS[index] = tuple(roles)
+    return found
+
+
+class _Finder:
+    """Where the people of one reply are named, and which lower-case words there are names."""
+
+    def __init__(self, engine: Engine, ctx: CallContext) -> None:
+        self.index = engine.index
+        self.ctx = ctx
+        lexed = ctx.reply.lexed
+        self.tokens = lexed.tokens
+        self.read = {
+            k for lx in lexed.lexemes if lx.cat != "W" for k in range(lx.start_tok, lx.end_tok)
+        }
+        self.persons = {
+            lx.start_tok: lx
+            for lx in lexed.lexemes
+            if lx.cat == "ENT"
+            and any(self.index.entities[e].type == EntityType.Person for e in lx.entity_ids)
+        }
+        self.rare = float(engine.setting("emphasis-word-log-prior"))
+        self.markers = engine.words.markers.get
+
+    def a_name(self, k: int) -> bool:
+        token = self.tokens[k]
+        word = token.lower
+        vocabulary = english()
+        return (
+            token.kind == "word"
+            and not token.is_capitalised
+            and k not in self.read
+            and word.isalpha()
+            and word not in FUNCTION_WORDS
+            and not names_known_thing(self.index, [word])
+            and not self.ctx.dialogue.mentions(word)
+            and (word not in vocabulary or vocabulary.prior(word, 0.3) < self.rare)
+        )
+
+    def name_at(self, k: int) -> tuple[int, int] | None:
+        """The token range of a lower-case name at k (with the next such word, a surname)."""
+        if k >= len(self.tokens) or not self.a_name(k):
+            return None
+        return k, k + 2 if k + 1 < len(self.tokens) and self.a_name(k + 1) else k + 1
+
+    def role_after(self, k: int) -> tuple[int, int, str] | None:
+        """After "our" at k: a role's words ending in a `role-noun`, then maybe a name. A
+        lower-case name after the role that is no KB person's is invented (Named); so is the
+        role when no KB person's values hold its last word (Role: "our head mechanic" of the
+        Lead Mechanic is the kind of person the KB has, "our access coordinator" is not)."""
+        tokens = self.tokens
+        j = k + 1
+        while (
+            j < len(tokens)
+            and j - k <= _MAX_ROLE_WORDS
+            and tokens[j].kind == "word"
+            and tokens[j].lower not in FUNCTION_WORDS
+            and j not in self.persons
+            and "role-noun" not in self.markers(tokens[j].lower)
+        ):
+            j += 1
+        if j >= len(tokens) or "role-noun" not in self.markers(tokens[j].lower):
+            return None
+        if j + 1 in self.persons:
+            return None  # "our box office manager Tomasz Wilk": a KB person
+        named = self.name_at(j + 1)
+        if named:
+            return (*named, "Named")
+        if any(stem(tokens[j].lower) in role for role in _people_roles(self.index)):
+            return None
+        return k + 1, j + 1, "Role"
+
+
+def unknown_people_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
+    people = _people(engine.index)
+    if not people:
+        return []
+    cap = int(engine.setting("guidance-alternatives"))
+    finder = _Finder(engine, ctx)
+    tokens = finder.tokens
+    found: list[tuple[int, int, str] | None] = [
+        finder.role_after(k) for k, t in enumerate(tokens) if t.lower in _ROLE_OPENERS
+    ]
+    for marker in ctx.reply.lexed.markers_of("person-slot"):
+        k = next((i for i, t in enumerate(tokens) if t.start >= marker.end), len(tokens))
+        named = finder.name_at(k)
+        found.append((*named, "Named") if named else None)
+    for person in finder.persons.values():
+        k = person.end_tok
+        if k < len(tokens) and tokens[k].lower in _BESIDE:
+            named = finder.name_at(k + 1)
+            found.append((*named, "Named") if named else None)
+    candidates = []
+    seen: set[int] = set()
+    for i, j, how in filter(None, found):
+        start, end = tokens[i].start, tokens[j - 1].end
+        text = ctx.response[start:end]
+        if i in seen or ctx.passages.mentions(text):
+            continue
+        seen.add(i)
+        candidates.append(
+            Candidate(
+                HallucinationType.NonexistentEntity,
+                (Sym("UnknownPerson"), Sym(how)),
+                Span(start=start, end=end),
+                f"'{text}' is no one the knowledge base or the dialogue names"
+                if how == "Named"
+                else f"no one the knowledge base lists is the '{text}'",
+                suggestion="Name only the people the knowledge base lists",
+                support=[Evidence(kind="kb", entity_id=e) for e in people[:cap]],
+            )
+        )
+    return candidates
