@@ -249,7 +249,9 @@ def _dispreferred(lexed: LexedText) -> list[tuple[int, int]]:
     in a sentence that says "rather" before it ("I'd rather pay each time than join"), and after
     "instead of" ("a class instead of the gym")."""
     tokens = lexed.tokens
-    out = []
+    out: list[tuple[int, int]] = []
+    if not any(t.lower in ("than", "instead") for t in tokens):
+        return out
     for k, token in enumerate(tokens[:-1]):
         sentence = next((x for x in lexed.sentences if x.start_token <= k < x.end_token), None)
         if sentence is None:

@@ -8,7 +8,7 @@ phone numbers, money, percentages) are single tokens so that sentence splitting 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from replyguard.values import EMAIL_RE, MONEY_RE, PERCENT_RE, PHONE_RE, URL_RE
 
@@ -71,10 +71,11 @@ class Token:
     start: int
     end: int
     kind: str  # word | num | email | url | phone | money | percent | ident | punct | clitic
+    # the text lower-cased, one apostrophe: read for every token many times over, so made once
+    lower: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def lower(self) -> str:
-        return self.text.lower().replace("’", "'")
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lower", self.text.lower().replace("’", "'"))
 
     @property
     def is_capitalised(self) -> bool:
