@@ -53,11 +53,11 @@ def test_a_range_of_numbers_said_in_words_is_the_range_value():
     ]
     # the count beside it is still the count
     assert said("Dolphins has 16 places for 9 to 12 year olds.") == [
-        ("Dolphins", "pool_places", "16", "Verified"),
+        ("Dolphins", "pool_places", "16 places", "Verified"),
         ("Dolphins", "age_band", "9 to 12", "Verified"),
     ]
     assert said("Minnows has 14 places for 6-8 year olds.") == [
-        ("Minnows", "pool_places", "14", "Contradicted"),
+        ("Minnows", "pool_places", "14 places", "Contradicted"),
         ("Minnows", "age_band", "6-8", "Verified"),
     ]
 

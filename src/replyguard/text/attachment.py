@@ -380,7 +380,8 @@ def choose_attribute(
             return bound, "Type"
         ranked = sorted(typed, key=lambda a: -affinity(a, words))
         top = [a for a in ranked if affinity(a, words) == affinity(ranked[0], words)]
-        top = _unqualified(top) or top
+        if draft.subject is not None and not draft.foreign:  # not of a thing the KB lacks
+            top = _unqualified(top) or top
         if len(top) == 1:
             return top[0], "Type"
         if len(top) == 2:  # "open until 10pm": the end of the one range of times it has
