@@ -60,7 +60,7 @@ DURATION_RE = re.compile(
     re.IGNORECASE,
 )
 UNIT_NUMBER_RE = re.compile(
-    r"(?P<n>-?\d[\d,]*(?:\.\d+)?)\s?(?:degrees?\s+(?=[FfCc]))?(?P<u>[A-Za-z°]+\.?)"
+    r"(?P<n>-?\d[\d,]*(?:\.\d+)?)[\s-]?(?:degrees?\s+(?=[FfCc]))?(?P<u>[A-Za-z°]+\.?)"
 )
 
 _MONEY_CODES = {

@@ -160,7 +160,9 @@ def score(item: LabelledCase, result: PostprocessedResponse) -> Scored:
             out.problems.append(f"verdict {got}, expected {wanted}")
     text = result.corrected.corrected if result.corrected else response
     for c in expect.contradicted:
-        start = response.lower().index(c.value.lower())
+        # where the value stands alone ("band C", not the c of "Court"), else where it occurs
+        alone = re.search(rf"(?<![^\W_]){re.escape(c.value)}(?![^\W_])", response, re.IGNORECASE)
+        start = alone.start() if alone else response.lower().index(c.value.lower())
         end = start + len(c.value)
         found = fires_at(result, [(start, end)], _STATUSES, CONTRADICTION_FLAGS)
         out.found.append(found)

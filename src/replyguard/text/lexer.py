@@ -416,12 +416,20 @@ class Lexer:
             if street:  # "383 Miller Avenue": an address, its words no name
                 return self._value(tokens, i, street, ValueType.text)
             j = i + 1
-            unit = j < end and (folded[j] in _UNITS or folded[j] in self.index.count_nouns)
-            if unit and tokens[j].start - tok.end <= 1:
+            joined = j + 1 < end and folded[j] == "-" and tokens[j + 1].start == tokens[j].end
+            counted = self.index.counted_by(folded[j + joined]) if j + joined < end else ()
+            if counted and tokens[j].start == tok.end and joined:
+                j += 2  # "a 3-bed house": the count and its noun joined
+            elif j < end and (folded[j] in _UNITS or counted) and tokens[j].start - tok.end <= 1:
                 j += 1
                 if j < end and folded[j] in _SCALES and folded[j - 1] == "degrees":
                     j += 1  # "59 degrees Fahrenheit": the scale is part of the measure
-            return self._value(tokens, i, j, ValueType.number)
+            if j == i + 1 and joined:
+                counted = ()
+            lexeme = self._value(tokens, i, j, ValueType.number)
+            # "3 bedrooms": the noun a number column counts names that column
+            lexeme.attributes = counted
+            return lexeme
         words = folded[:end]
         candidates = []
         for table, cat in (
@@ -510,6 +518,8 @@ class Lexer:
                 return None
             return _lexeme(tokens, i, j, "ENT", entity_ids=ids, implicit_name=implicit)
         if cat == "VAL":
+            if j - i == 1 and len(tokens[i].text) == 1 and tokens[i].text.islower():
+                return None  # "a garden": the article, not a letter code ("band A")
             return self._known_value(tokens, i, j, payload)
         if cat == "CUE":
             return _lexeme(tokens, i, j, "CUE", attributes=tuple(dict.fromkeys(payload)))
@@ -817,11 +827,14 @@ _MAX_LINKING = 6
 
 
 def _governing_cue(previous: list[Lexeme]) -> Lexeme | None:
-    """The cue a name completes: "works in [the] X" (only linking words in between, a few at
-    most: a sentence of ten thousand "the"s is read in linear time)."""
+    """The cue a name completes: "works in [the] X", "the genre is X" (only linking words or a
+    copula in between, a few at most: a sentence of ten thousand "the"s is read in linear
+    time)."""
     for lexeme in reversed(previous[-_MAX_LINKING:]):
         if lexeme.cat == "CUE":
             return lexeme
+        if lexeme.cat == "COP":
+            continue
         if lexeme.cat == "W" and all(
             w in _LINKING_WORDS or not w.isalnum() for w in lexeme.text.lower().split()
         ):

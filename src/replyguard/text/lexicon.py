@@ -418,16 +418,20 @@ class KBIndex:
             if spec.value_type == ValueType.number
             and any("duration-word" in words.markers.get(p) for p in a.lower().split("_"))
         )
-        # the nouns counted by a number column, singular and plural ("stops" of number_stops):
-        # "with 1 stop" is that column's number, said with its unit
-        self.count_nouns = frozenset(
-            form
-            for a, spec in self.schema.items()
-            if spec.value_type == ValueType.number and a not in self.timed
-            for noun in [fold(a.split("_")[-1])]
-            if noun.isalpha() and len(noun) > 2
-            for form in (noun, noun.removesuffix("s"), noun + "s")
-        )
+        # the nouns counted by a number column, singular and plural ("stops" of number_stops),
+        # with the columns counting them: "with 1 stop" is that column's number, said with its
+        # unit, which names the column as a cue does
+        self.count_nouns: dict[str, tuple[str, ...]] = defaultdict(tuple)
+        for a, spec in self.schema.items():
+            noun = fold(a.split("_")[-1])
+            if spec.value_type != ValueType.number or a in self.timed:
+                continue
+            if noun.isalpha() and len(noun) > 2:
+                for form in (noun, noun.removesuffix("s"), noun + "s"):
+                    if a not in self.count_nouns[form]:
+                        self.count_nouns[form] += (a,)
+        self.count_nouns = dict(self.count_nouns)
+        self._counted: dict[str, tuple[str, ...]] = {}
         self._holders: dict[tuple[str, str], list[str]] | None = None
         self._value_runs: dict[str, list[PhraseKey]] | None = None
         self._attribute_holders: dict[str, list[str]] | None = None
@@ -493,6 +497,26 @@ class KBIndex:
             return str(polarity)
         partner = pairs[other]
         return partner.capitalize() if held[0][:1].isupper() else partner
+
+    def counted_by(self, word: str) -> tuple[str, ...]:
+        """The number columns a folded noun said after a number counts: their own noun ("stops"
+        of number_stops), or one of a compound's parts standing for it, the stem of one opening
+        the other ("2 beds" of `bedrooms`, "3 bedrooms" of `number_of_beds`)."""
+        hit = self._counted.get(word)
+        if hit is None:
+            hit = self.count_nouns.get(word, ())
+            stem = word.removesuffix("s")
+            if not hit and word.isalpha() and len(stem) > 2:
+                hit = tuple(
+                    dict.fromkeys(
+                        a
+                        for noun, columns in self.count_nouns.items()
+                        if noun.startswith(stem) or stem.startswith(noun)
+                        for a in columns
+                    )
+                )
+            self._counted[word] = hit
+        return hit
 
     def holders_of(self, attribute: str) -> list[str]:
         """The ids of the entities that hold an attribute at all (built on first use)."""
