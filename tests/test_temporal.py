@@ -407,6 +407,9 @@ def test_relative_years(text, year):
         ("1,500 minutes", "1,500 minutes", "1500"),
         ("8 hours a week", "8 hours", "480"),
         ("0.5 minutes", "0.5 minutes", "0.5"),
+        ("roughly three quarters of an hour", "three quarters of an hour", "45"),
+        ("a quarter of an hour or so", "a quarter of an hour", "15"),
+        ("two quarters of a day", "two quarters of a day", "720"),
     ],
 )
 def test_durations_in_minutes(text, span, minutes):

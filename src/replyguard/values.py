@@ -157,10 +157,34 @@ def is_short_code(text: str) -> bool:
     return bool(_SHORT_CODE.fullmatch(t)) and any(c.isalpha() for c in t)
 
 
+# Ages bounded on one side, as said ("65 and over", "over 65s", "4 and under", "under 5s",
+# "up to age 4") and as a table writes them ("65+", "0-4").
+_AGES_FROM = re.compile(
+    r"(?:aged?\s+)?(\d+)\s*(?:\+|and over|and above|and older|and up|or over|or older|plus)"
+    r"|over[- ]?(\d+)s"
+)
+_AGES_UP_TO = re.compile(r"(?:aged?\s+)?(\d+)\s+and\s+(?:under|younger|below)|up to (?:age )?(\d+)")
+_AGES_UNDER = re.compile(r"under[- ]?(\d+)s")
+
+
+def _age_bound(folded: str) -> str | None:
+    if m := _AGES_FROM.fullmatch(folded):
+        return f"{m[1] or m[2]}+"
+    if m := _AGES_UP_TO.fullmatch(folded):
+        return f"0-{m[1] or m[2]}"
+    if (m := _AGES_UNDER.fullmatch(folded)) and int(m[1]) > 0:
+        return f"0-{int(m[1]) - 1}"
+    return None
+
+
 def text_key(text: str) -> str:
     """Free text compared without case, punctuation, articles or the spacing around a hyphen
-    ("7 - 9 Quay St" is "7-9 Quay St"); a code without its separators ("EH39QN")."""
+    ("7 - 9 Quay St" is "7-9 Quay St"); a code without its separators ("EH39QN"); ages bounded
+    on one side as a table writes them ("over 65s" is "65+")."""
     folded = _NUMBER_RANGE.sub(r"\1-\2", fold(text))  # "3 to 5 days" is "3-5 days"
+    bound = _age_bound(folded)
+    if bound is not None:
+        return bound
     if _is_code(folded):
         return re.sub(r"[\W_]+", "", folded)
     key = _JOINED.sub(r"\1", _SPACE.sub(" ", _PUNCT.sub(" ", folded)).strip(" ."))

@@ -57,6 +57,8 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
                 found.append((phrase, kind))
     if speaks:
         found.extend((phrase, "facility") for phrase in _subject_phrases(ctx))
+    if speaks:
+        found = [(p, k) for p, k in found if not _names_own_column(engine, lexed, p)]
     out = []
     most = int(engine.setting("guidance-alternatives"))
     seen: set[tuple[int, int]] = set()
@@ -84,6 +86,16 @@ def unknown_event_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
             )
         )
     return out
+
+
+def _names_own_column(engine: Engine, lexed: LexedText, phrase: Lexeme) -> bool:
+    """ "our standard call-out fee is £45": a phrase ending in a cue for a column of the
+    organisation that speaks names what it charges or keeps, not a part of it."""
+    own = {a for o in engine.organisations for a in engine.index.entities[o].attributes}
+    return any(
+        lx.cat == "CUE" and lx.start_tok < phrase.end_tok <= lx.end_tok and own & set(lx.attributes)
+        for lx in lexed.lexemes
+    )
 
 
 _MAX_SUBJECT_WORDS = 3

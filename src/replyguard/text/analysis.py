@@ -413,6 +413,8 @@ def _sentence_words(lexed: LexedText, row: list[Lexeme], days: set[str]) -> froz
     """Content stems of a sentence plus the weekdays it speaks of."""
     start, end = row[0].start, row[-1].end
     stems = {stem(t.text) for t in lexed.tokens if start <= t.start < end}
+    # "call-out" says the column word "callout"
+    stems |= {stem(w.replace("-", "")) for w in stems if "-" in w}
     return frozenset(stems | _with_short_days(days))
 
 
@@ -1173,6 +1175,8 @@ class Reader:
             if meant is None:
                 return None
             draft = replace(draft, value=replace(draft.value, text=meant.name))
+        if subject_id is not None:
+            draft = self._holder_named(draft, subject_id) or draft
         picked = choose_attribute(draft, subject_id, self.index, sentence.words_for(draft.value))
         if picked is None:
             return None
@@ -1183,6 +1187,34 @@ class Reader:
                 return inverse
         name = referent.name if referent is not None else subject.lexeme.text
         return AttachedClaim(draft, name, subject_id, resolution, attribute, basis, draft.value)
+
+    def _holder_named(self, draft: ClaimDraft, subject_id: str) -> ClaimDraft | None:
+        """ "certificates are done by our gas engineer": a value the KB lists for one entity of
+        another kind (a person's role), said of a subject whose columns name entities, stands
+        for the entity holding it, and is checked as that entity's name."""
+        value = draft.value
+        if value.value_type not in _WORDY or not value.attributes:
+            return None
+        subject = self.index.entities[subject_id]
+        if any(a in subject.attributes for a in value.attributes):
+            return None
+        holders = {h for a in value.attributes for h in self.index.holders(a, value.text)}
+        if len(holders) != 1:
+            return None
+        holder = self.index.entities[holders.pop()]
+        relations = [
+            a for a in subject.attributes if self.index.attribute_type(a) == ValueType.entity
+        ]
+        if holder.type == subject.type or not holder.name or not relations:
+            return None
+        said = replace(
+            value,
+            text=holder.name,
+            value_type=ValueType.entity,
+            value_key=fold(holder.name),
+            attributes=tuple(relations),
+        )
+        return replace(draft, value=said)
 
     def _inverse(self, attribute: str, draft: ClaimDraft, subject: Subject) -> AttachedClaim | None:
         """ "Jim Carrey wrote Larry Crowne", Jim Carrey unknown: read from Larry Crowne's end,

@@ -241,11 +241,15 @@ def affinity(attribute: str, words: frozenset[str]) -> int:
     return len(said) if any(part not in PREPOSITIONS for part in said) else 0
 
 
+def _parts(attribute: str) -> int:
+    return len([p for p in attribute.lower().split("_") if p])
+
+
 def _unqualified(attributes: list[str]) -> list[str]:
     """Of several columns a value fits equally, the one named by a single word ("price"
     beside "term_fee" and "child_price"): a qualified column is meant when its qualifier is
     said ("for the term", "children pay"), the plain one otherwise. Empty unless exactly one."""
-    plain = [a for a in attributes if len([p for p in a.lower().split("_") if p]) == 1]
+    plain = [a for a in attributes if _parts(a) == 1]
     return plain if len(plain) == 1 and len(attributes) > 1 else []
 
 
@@ -290,6 +294,11 @@ def choose_attribute(
 
         ranked = sorted(candidates, key=rank)
         tied = [a for a in ranked if rank(a) == rank(ranked[0])]
+        whole = [a for a in tied if affinity(a, words) == _parts(a)]
+        if len(tied) > 1 and len(whole) == 1:
+            # "the call-out fee is £45" beside evening_ and weekend_callout_fee: the column
+            # whose every word is said, when the others' qualifiers are not
+            return whole[0]
         if affinity(ranked[0], words) > 0 and len(tied) > 1:
             # "60F on Monday", between monday_low and monday_high: read against their range
             return (

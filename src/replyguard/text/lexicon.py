@@ -96,6 +96,24 @@ def _spoken_ranges(key: PhraseKey) -> tuple[PhraseKey, ...]:
     return tuple((key[0], join, key[2]) for join in sorted(_RANGE_JOINS) if join != key[1])
 
 
+def _spoken_bounds(key: PhraseKey) -> tuple[PhraseKey, ...]:
+    """The ways an open or a from-nothing range of ages is said: "65+" as "65 and over" or
+    "over 65s", "0-4" as "4 and under", "up to age 4" or "under 5s"; none for any other value."""
+    masked = mask_numbers(key)
+    if masked == ("#", "+"):
+        low = key[0]
+        forms = [f"{low} and {w}" for w in ("over", "above", "older", "up")]
+        forms += [f"{low} or {w}" for w in ("over", "older")]
+        forms += [f"over {low}s", f"over-{low}s", f"{low} plus"]
+    elif masked == ("#", "-", "#") and key[0] == "0" and key[2].isdigit():
+        high, above = key[2], int(key[2]) + 1
+        forms = [f"{high} and {w}" for w in ("under", "younger", "below")]
+        forms += [f"up to age {high}", f"under {above}s", f"under-{above}s"]
+    else:
+        return ()
+    return tuple(phrase_key(f) for f in forms)
+
+
 @lru_cache(maxsize=1 << 16)
 def phrase_key(phrase: str) -> PhraseKey:
     return tuple(word_key(t.text) for t in tokenize(phrase))
@@ -606,6 +624,9 @@ class KBIndex:
                         self.values.add(key, attribute)
                     for spoken in _spoken_ranges(key):  # "5-7" said "5 to 7"
                         self.values.add(spoken, attribute)
+                    for spoken in _spoken_bounds(key):  # "65+" said "65 and over", or "60 and over"
+                        self.values.add(spoken, attribute)
+                        self.numbered_values.add(mask_numbers(spoken), attribute)
                     masked = mask_numbers(key)
                     # a range of numbers alone ("5-16": "# - #") fits every range said
                     ranged = "-" in masked and set(masked) <= {"#", "-"}

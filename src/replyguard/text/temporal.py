@@ -161,7 +161,7 @@ _TYPO_CUTOFF = 80
 # Grammar terminals too common in ordinary prose to start a search from; every phrase that uses
 # them also contains another anchor ("this morning", "half an hour", "last year").
 _COMMON_TERMINALS = frozenset(
-    {"ARTICLE", "THIS", "NEXT", "LAST", "HALF", "QUARTER", "PAST", "TO", "AM"}
+    {"ARTICLE", "THIS", "NEXT", "LAST", "HALF", "QUARTER", "QUARTERS", "PAST", "TO", "AM"}
 )
 # Characters tokenised on each side of an anchor: enough for the context words before a phrase
 # ("throughout the", "at half past") and the non-anchor words after one (" a.m.", " and a half").
@@ -751,6 +751,15 @@ class _Resolver(Transformer):
     def and_a_quarter(self, children):
         article, quarter = children
         return _Amount(None, -4, _span(article)[0], _span(quarter)[1])
+
+    def quarters_of_unit(self, children):
+        many, _quarter, _article, unit = children
+        if isinstance(many, Token):  # "a quarter of an hour"
+            quarters, start = 1, _span(many)[0]
+        else:
+            quarters, start = many.value, many.start
+        per_unit = _unit_minutes(unit)
+        return _Amount(quarters * per_unit / 4, per_unit, start, _span(unit)[1])
 
     def count_and_a_half(self, children):
         count, _article, _half, unit = children
