@@ -375,14 +375,16 @@ def _is_whole(text: str) -> bool:
 
 def _says_a_number(ctx: CallContext, fitting: set[ValueType] | None) -> bool:
     """Whether the reply holds a number in digits or words ("twenty pounds", "eight places")
-    that may be an answer of the `fitting` types the reading missed: not one inside a value of
-    another type ("it takes 2 hours" to a price question), nor "one" said as a pronoun ("one
-    of our best", "the blue one")."""
+    that may be an answer of the `fitting` types the reading missed: a bare number ("they're 9
+    each") may be, a number inside a value of another type ("it takes 2 hours" to a price
+    question) is not, nor is "one" said as a pronoun ("one of our best", "this one")."""
     tokens = ctx.reply.lexed.tokens
     other = [
         (lx.start, lx.end)
         for lx in ctx.reply.lexed.lexemes
-        if fitting is not None and lx.cat == "VAL" and lx.value_type not in fitting
+        if fitting is not None
+        and lx.cat == "VAL"
+        and lx.value_type not in fitting | {ValueType.number}
     ]
     for k, t in enumerate(tokens):
         if t.kind != "num" and not any(w in NUMBER_WORDS for w in t.lower.split("-")):
