@@ -328,18 +328,14 @@ def _answers_another(engine: Engine, ctx: CallContext, expected: str, present: b
     return not present and expected in _VALUE_ANSWERS
 
 
-# a column's name word this long or longer may be a question word shortened: "min", "qty"
-_SHORTENED_AT_LEAST = 3
-
-
 def _answers_another_polar(engine: Engine, ctx: CallContext, focus_entity: str | None) -> bool:
     """A yes/no question about a yes/no attribute of the entity it names ("is the studio
     step-free?" of step_free) answered by other attributes of it and by no word of the asked
     one ("the studio holds twelve people"). The attribute is the one whose name shares a word
     with the question; the caller has seen no yes, no or value of what was asked. Where the
     entity has no such attribute ("is the studio heated?"), what is asked is the question's
-    words beyond the entity's names: a reply that claims other attributes (none the question
-    names by a cue or a word of its name) and says none of them answers another question."""
+    words beyond the entity's names: a reply that claims other attributes and says none of them
+    answers another question."""
     if focus_entity not in engine.index.entities or not ctx.claims:
         return False
     asked = _asked_polar(engine, ctx, focus_entity)
@@ -350,22 +346,7 @@ def _answers_another_polar(engine: Engine, ctx: CallContext, focus_entity: str |
             content_stems([w for n in (entity.name or "", *entity.aliases) for w in n.split()])
         )
         said = set(content_stems([t.text for t in ctx.query_reading.lexed.tokens])) - named
-        cued = {a for lx in _naming_cues(ctx.query_reading.lexed.lexemes) for a in lx.attributes}
-        claimed = {c.attached.predicate for c in ctx.claims}
-        return (
-            bool(said)
-            and not (said & reply_stems)
-            # a claim of an attribute the question names by a cue or a word of its name, whole
-            # or shortened ("is there a minimum spend?" of min_order)
-            and not (claimed & cued)
-            and not any(
-                q.startswith(w)
-                for a in claimed
-                for w in content_stems(name_words(a))
-                if len(w) >= _SHORTENED_AT_LEAST
-                for q in said
-            )
-        )
+        return bool(said) and not (said & reply_stems)
     claimed = {c.attached.predicate for c in ctx.claims}
     return not (asked & claimed) and not any(engine.index.polar[a] & reply_stems for a in asked)
 
