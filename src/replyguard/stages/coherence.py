@@ -332,21 +332,13 @@ def _answers_another_polar(engine: Engine, ctx: CallContext, focus_entity: str |
     """A yes/no question about a yes/no attribute of the entity it names ("is the studio
     step-free?" of step_free) answered by other attributes of it and by no word of the asked
     one ("the studio holds twelve people"). The attribute is the one whose name shares a word
-    with the question; the caller has seen no yes, no or value of what was asked. Where the
-    entity has no such attribute ("is the studio heated?"), what is asked is the question's
-    words beyond the entity's names: a reply that claims other attributes and says none of them
-    answers another question."""
+    with the question; the caller has seen no yes, no or value of what was asked."""
     if focus_entity not in engine.index.entities or not ctx.claims:
         return False
     asked = _asked_polar(engine, ctx, focus_entity)
-    reply_stems = set(ctx.reply.lexed.stems)
     if not asked:
-        entity = engine.index.entities[focus_entity]
-        named = set(
-            content_stems([w for n in (entity.name or "", *entity.aliases) for w in n.split()])
-        )
-        said = set(content_stems([t.text for t in ctx.query_reading.lexed.tokens])) - named
-        return bool(said) and not (said & reply_stems)
+        return False
+    reply_stems = set(ctx.reply.lexed.stems)
     claimed = {c.attached.predicate for c in ctx.claims}
     return not (asked & claimed) and not any(engine.index.polar[a] & reply_stems for a in asked)
 
