@@ -113,6 +113,45 @@ def test_a_reply_that_answers_another_question_is_regenerated(pool, query, reply
     assert result.recommendation.kind == kind
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # nothing read, and the only number is a length or a pronoun: no price said in words
+        "A sauna session lasts 40 minutes.",
+        "The sauna is one of our favourites.",
+    ],
+)
+def test_a_price_question_answered_with_no_possible_price_is_regenerated(pool, reply):
+    result = verdict(pool, reply, "How much is the sauna?")
+    assert result.coherence.qud_relevance.answers_another_question is True
+    assert result.recommendation.kind == R.Regenerate
+
+
+def test_a_bare_number_may_be_the_price_the_reading_missed(pool):
+    result = verdict(pool, "Towels are 2 each.", "How much is a towel?")
+    assert result.coherence.qud_relevance.answers_another_question is False
+    assert result.recommendation.kind != R.Regenerate
+
+
+_WARM = "When will the lido be warm enough to swim in?"
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind"),
+    [
+        # a supposition about what was asked answers it, hedged: flagged, not regenerated
+        ("Aqua Fit costs £6.50, and the lido is probably warm enough from late spring.", None),
+        # a supposition about something else leaves the question unanswered
+        ("Aqua Fit costs £6.50, and it is probably our friendliest class.", R.Regenerate),
+    ],
+)
+def test_a_hedged_answer_to_a_wh_question_is_flagged_not_regenerated(pool, reply, kind):
+    result = verdict(pool, reply, _WARM)
+    flags = {f.hallucination_type for f in result.hallucination_flags}
+    assert H.UnsupportedClaim in flags
+    assert result.recommendation.kind == (kind or R.AcceptWithFlags)
+
+
 # ---------------------------------------------------------------- what the user said
 
 

@@ -34,7 +34,7 @@ from replyguard.models import (
 from replyguard.stages.acts import classify_reply_act, classify_turn_act, presupposition
 from replyguard.stages.context import CallContext
 from replyguard.stages.polar_answers import direct_answer
-from replyguard.stages.speculation import supposition_spans
+from replyguard.stages.speculation import supposing_clauses, supposition_spans
 from replyguard.text.lexer import Lexeme
 from replyguard.text.questions import WH_WORDS, classify_question
 from replyguard.text.temporal import NUMBER_WORDS, mention_weekday, names_weekday
@@ -271,7 +271,22 @@ def _coverage_evidence(
         focus_value,
         present,
         Sym(expected),
-        not focus_value and _answers_another(engine, ctx, expected, present),
+        not focus_value
+        and not _supposes_asked(ctx)
+        and _answers_another(engine, ctx, expected, present),
+    )
+
+
+def _supposes_asked(ctx: CallContext) -> bool:
+    """Whether a clause of the reply supposes something of what the question asks ("When will
+    she be ready for the exam?" - "most pupils are probably ready after a year"): a supposing
+    clause that shares a content word with the question answers it, hedged (a flag marks the
+    supposition for a reader), not another question."""
+    asked = set(content_stems([t.text for t in ctx.query_reading.lexed.tokens]))
+    tokens = ctx.reply.lexed.tokens
+    return any(
+        asked & set(content_stems([t.text for t in tokens if c.start <= t.start < c.end]))
+        for c in supposing_clauses(ctx)
     )
 
 
@@ -285,11 +300,11 @@ def _answers_another(engine: Engine, ctx: CallContext, expected: str, present: b
     claimed = {c.attached.predicate for c in ctx.claims}
     if _asks_several(ctx.query):
         return False
+    fitting = _ANSWERING_TYPES.get(expected)
     if not claimed and not engine.host.value(
-        "nothing-read-answers-another", _is_whole(ctx.response), _says_a_number(ctx)
+        "nothing-read-answers-another", _is_whole(ctx.response), _says_a_number(ctx, fitting)
     ):
         return False
-    fitting = _ANSWERING_TYPES.get(expected)
     asked = {
         a
         for lx in _naming_cues(ctx.query_reading.lexed.lexemes)
@@ -358,12 +373,35 @@ def _is_whole(text: str) -> bool:
     return bool(_WHOLE_END.search(text))
 
 
-def _says_a_number(ctx: CallContext) -> bool:
-    """Whether the reply holds a number in digits or words ("twenty pounds", "eight places")."""
-    return any(
-        t.kind == "num" or any(w in NUMBER_WORDS for w in t.lower.split("-"))
-        for t in ctx.reply.lexed.tokens
-    )
+def _says_a_number(ctx: CallContext, fitting: set[ValueType] | None) -> bool:
+    """Whether the reply holds a number in digits or words ("twenty pounds", "eight places")
+    that may be an answer of the `fitting` types the reading missed: a bare number ("they're 9
+    each") may be, a number inside a value of another type ("it takes 2 hours" to a price
+    question) is not, nor is "one" said as a pronoun ("one of our best", "this one")."""
+    tokens = ctx.reply.lexed.tokens
+    other = [
+        (lx.start, lx.end)
+        for lx in ctx.reply.lexed.lexemes
+        if fitting is not None
+        and lx.cat == "VAL"
+        and lx.value_type not in fitting | {ValueType.number}
+    ]
+    for k, t in enumerate(tokens):
+        if t.kind != "num" and not any(w in NUMBER_WORDS for w in t.lower.split("-")):
+            continue
+        if any(a <= t.start < b for a, b in other):
+            continue
+        if t.lower == "one" and (
+            (k + 1 < len(tokens) and tokens[k + 1].lower == "of")
+            or (k > 0 and tokens[k - 1].lower in _PRONOUN_ONE_AFTER)
+        ):
+            continue
+        return True
+    return False
+
+
+# words after which "one" is a pronoun, not a number: "the blue one", "this one", "each one"
+_PRONOUN_ONE_AFTER = frozenset({"the", "this", "that", "which", "each", "every", "any", "no"})
 
 
 def _asks_several(query: str) -> bool:

@@ -69,6 +69,20 @@ def _clauses(ctx: CallContext) -> list[list[Span]]:
     return out
 
 
+def supposing_clauses(ctx: CallContext) -> list[Span]:
+    """The clauses of the reply that suppose (hold a supposition marker), questions left out."""
+    markers = supposition_spans(ctx)
+    if not markers:
+        return []
+    return [
+        c
+        for clauses in _clauses(ctx)
+        if not ctx.response[clauses[0].start : clauses[-1].end].rstrip().endswith("?")
+        for c in clauses
+        if any(c.start <= m.start < c.end for m in markers)
+    ]
+
+
 def _answered(ctx: CallContext, clause: Span, markers: list[Span]) -> bool:
     """Whether a checked claim of the clause answers for its supposition ("it usually runs
     over 2 days"). A supposed state ("it might be quiet on Thursdays", "it can get busy": a

@@ -28,19 +28,21 @@ metta/hallucination.metta). What the KB's names tell apart is found once per KB 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 from weakref import WeakKeyDictionary
 
 from replyguard.kb import name_words
 from replyguard.metta_host import Sym
-from replyguard.models import Evidence, HallucinationType, Span
+from replyguard.models import Entity, Evidence, HallucinationType, Span
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.text.claims import PREPOSITIONS
-from replyguard.text.lexer import LexedText
+from replyguard.text.lexer import LexedText, Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import mention_weekday
+from replyguard.text.tokens import Sentence, Token
 from replyguard.text.words import STOPWORDS, content_stems, stem
 
 if TYPE_CHECKING:
@@ -105,39 +107,81 @@ class Found:
     fix: str
 
 
+def _asks(lexed: LexedText, sentence: Sentence) -> bool:
+    """Whether the sentence is a question: it states nothing of the user or offers nothing."""
+    return lexed.text[sentence.start : sentence.end + 1].rstrip().endswith("?")
+
+
 def _plain(lexed: LexedText, *, user: bool = False) -> list[tuple[int, int]]:
     """(start, end) of the sentences that ask nothing and deny (or, in a reply, regret)
     nothing: a user's question states no need ("is it free or is there a fee?")."""
     kinds = _DENIALS if user else _REGRETS
     negative = [m.start for m in lexed.markers if m.kind in kinds]
     negative += [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
-    out = []
-    for s in lexed.sentences:
-        if lexed.text[s.start : s.end + 1].rstrip().endswith("?"):
-            continue
-        if not any(s.start <= m <= s.end for m in negative):
-            out.append((s.start, s.end + 1))
-    return out
+    return [
+        (s.start, s.end + 1)
+        for s in lexed.sentences
+        if not _asks(lexed, s) and not any(s.start <= m <= s.end for m in negative)
+    ]
+
+
+def _offered(engine: Engine, ctx: CallContext) -> list[tuple[Lexeme, Entity]]:
+    """The KB entities the reply offers: each named alone (one entity for the words) in a
+    sentence that asks and regrets nothing. Every check of an offer against what the user said
+    of themselves (what they have none of, need, or chose) reads these."""
+    plain = _plain(ctx.reply.lexed)
+    return [
+        (lexeme, engine.index.entities[lexeme.entity_ids[0]])
+        for lexeme in ctx.reply.lexed.lexemes
+        if lexeme.cat == "ENT" and len(lexeme.entity_ids) == 1 and _in(plain, lexeme.start)
+    ]
 
 
 def _in(spans: list[tuple[int, int]], position: int) -> bool:
     return any(a <= position < b for a, b in spans)
 
 
+@dataclass(frozen=True)
+class _Statement:
+    """A sentence of a user turn that says something of the user: it asks and denies nothing.
+    What the user can only do, needs or chose is read from these, the latest holding."""
+
+    turn: TurnReading
+    lexed: LexedText
+    start: int
+    end: int
+
+    def tokens(self) -> list[tuple[int, Token]]:
+        """(index, token) of the sentence's tokens."""
+        return [(k, t) for k, t in enumerate(self.lexed.tokens) if self.start <= t.start < self.end]
+
+    def words(self) -> set[str]:
+        return {t.lower for _, t in self.tokens()}
+
+
+def _statements(users: list[TurnReading]) -> Iterator[_Statement]:
+    """The users' statements (`_Statement`), in the order they were said."""
+    for reading in users:
+        lexed = reading.reading.lexed
+        for a, b in _plain(lexed, user=True):
+            yield _Statement(reading, lexed, a, b)
+
+
 def _day_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
     restricting = set(str(engine.setting("restricting-words")).split())
     allowed: tuple[TurnReading, set[str]] | None = None
-    for reading in users:  # the latest restriction holds
-        lexed = reading.reading.lexed
-        for a, b in _plain(lexed, user=True):
-            if not any(t.lower in restricting for t in lexed.tokens if a <= t.start < b):
-                continue
-            days = {d for m in lexed.temporal if a <= m.start < b and (d := mention_weekday(m))}
-            days |= {
-                d for t in lexed.tokens if a <= t.start < b for d in _DAY_SETS.get(t.lower, ())
-            }
-            if days:
-                allowed = (reading, days)
+    for said in _statements(users):  # the latest restriction holds
+        words = said.words()
+        if not words & restricting:
+            continue
+        days = {
+            d
+            for m in said.lexed.temporal
+            if said.start <= m.start < said.end and (d := mention_weekday(m))
+        }
+        days |= {d for w in words for d in _DAY_SETS.get(w, ())}
+        if days:
+            allowed = (said.turn, days)
     if allowed is None:
         return []
     reading, days = allowed
@@ -211,9 +255,7 @@ def _denied_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
             sentence = next(
                 (x for x in lexed.sentences if x.start_token <= end < x.end_token), None
             )
-            if sentence is None or lexed.text[sentence.start : sentence.end + 1].rstrip().endswith(
-                "?"
-            ):
+            if sentence is None or _asks(lexed, sentence):
                 continue
             for token in tokens[end : min(end + reach, sentence.end_token)]:
                 if token.kind != "word":
@@ -229,12 +271,8 @@ def _denied_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
         }
     if not denied:
         return []
-    plain = _plain(ctx.reply.lexed)
     out: list[Found] = []
-    for lexeme in ctx.reply.lexed.lexemes:
-        if lexeme.cat != "ENT" or len(lexeme.entity_ids) != 1 or not _in(plain, lexeme.start):
-            continue
-        entity = engine.index.entities[lexeme.entity_ids[0]]
+    for lexeme, entity in _offered(engine, ctx):
         hit = next((w for w in content_stems(name_words(entity.label)) if w in denied), None)
         if hit is None or entity.id in wanted:
             continue
@@ -293,7 +331,7 @@ def _need_at(lexed: LexedText, person: str, *, denied: bool) -> list[tuple[int, 
     negations = [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
     out = []
     for sentence in lexed.sentences:
-        if lexed.text[sentence.start : sentence.end + 1].rstrip().endswith("?"):
+        if _asks(lexed, sentence):
             continue
         persons = [m.start for m in lexed.markers_of(person) if sentence.start <= m.start]
         for k in range(sentence.start_token, sentence.end_token):
@@ -340,26 +378,19 @@ def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
     if not heads:
         return []
     needs: dict[str, TurnReading] = {}
-    for reading in users:
-        lexed = reading.reading.lexed
-        plain = _plain(lexed, user=True)
-        selves = [lx.start for lx in lexed.lexemes if lx.cat == "SELF"]
-        for a, b in plain:
-            if not any(a <= s < b for s in selves):
-                continue
-            stems = {stem(t.lower.replace("-", "")) for t in lexed.tokens if a <= t.start < b}
-            for attribute, head in heads.items():
-                if head in stems:
-                    needs[attribute] = reading
+    for said in _statements(users):
+        if not any(
+            lx.cat == "SELF" and said.start <= lx.start < said.end for lx in said.lexed.lexemes
+        ):
+            continue
+        stems = {stem(w.replace("-", "")) for w in said.words()}
+        for attribute, head in heads.items():
+            if head in stems:
+                needs[attribute] = said.turn
     if not needs:
         return []
-    reply = ctx.reply.lexed
-    plain = _plain(reply)
     out: list[Found] = []
-    for lexeme in reply.lexemes:
-        if lexeme.cat != "ENT" or len(lexeme.entity_ids) != 1 or not _in(plain, lexeme.start):
-            continue
-        entity = index.entities[lexeme.entity_ids[0]]
+    for lexeme, entity in _offered(engine, ctx):
         for attribute, reading in needs.items():
             held = entity.values_of(attribute)[0] if attribute in entity.attributes else []
             if len(held) != 1 or index.polarity(held[0]) is not False:
@@ -450,38 +481,28 @@ def _choice_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
         return []
     choosing = set(str(engine.setting("choosing-words")).split())
     chosen: dict[str, tuple[str, TurnReading]] = {}  # head -> (first word, where)
-    for reading in users:
-        lexed = reading.reading.lexed
-        plain = [
-            (a, b)
-            for a, b in _plain(lexed, user=True)
-            if any(t.lower in choosing for t in lexed.tokens if a <= t.start < b)
-        ]
-        tokens = lexed.tokens
-        for k, token in enumerate(tokens):
+    for said in _statements(users):
+        if not said.words() & choosing:
+            continue
+        tokens = said.lexed.tokens
+        for k, token in said.tokens():
             heads = kinds.by_first.get(token.lower)
-            if not heads or not _in(plain, token.start):
+            if not heads:
                 continue
             named = {  # the word names the thing: "the weekday pass", an alias of it
                 e
-                for lx in lexed.lexemes
+                for lx in said.lexed.lexemes
                 if lx.cat == "ENT" and lx.start <= token.start < lx.end
                 for e in lx.entity_ids
             }
             for head, ids in heads.items():
                 if any(t.lower == head for t in tokens[k + 1 : k + 3]) or named & set(ids):
-                    chosen[head] = (token.lower, reading)
+                    chosen[head] = (token.lower, said.turn)
     if not chosen:
         return []
-    reply = ctx.reply.lexed
-
-    said = {t.lower for t in reply.tokens}
-    plain = _plain(reply)
+    said = {t.lower for t in ctx.reply.lexed.tokens}
     out: list[Found] = []
-    for lexeme in reply.lexemes:
-        if lexeme.cat != "ENT" or len(lexeme.entity_ids) != 1 or not _in(plain, lexeme.start):
-            continue
-        entity = engine.index.entities[lexeme.entity_ids[0]]
+    for lexeme, entity in _offered(engine, ctx):
         words = (entity.name or "").lower().split()
         if len(words) < 2 or words[-1] not in chosen:
             continue
