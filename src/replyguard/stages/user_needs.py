@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from replyguard.kb import name_words
@@ -37,6 +37,10 @@ from replyguard.metta_host import Sym
 from replyguard.models import Evidence, HallucinationType, Span
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
+from replyguard.stages.user_bounds import bound_candidates
+from replyguard.stages.user_said import Found
+from replyguard.stages.user_said import plain_sentences as _plain
+from replyguard.stages.user_said import within as _in
 from replyguard.text.claims import PREPOSITIONS
 from replyguard.text.lexer import LexedText
 from replyguard.text.lexicon import KBIndex
@@ -48,16 +52,8 @@ if TYPE_CHECKING:
     from replyguard.engine import Engine
 
 
-class Spanned(Protocol):
-    start: int
-    end: int
-
-
 _DENIED_WORDS = 3  # how many words after a negation name what the user has or wants none of
 _DISPREFERRED_WORDS = 6  # the same after "rather ... than" ("than sign up for a membership")
-_DENIALS = frozenset({"negation", "absence-marker"})
-# a reply's regret ("I'm afraid ...") gives no offer either; a user's is a manner of speaking
-_REGRETS = _DENIALS | {"negative-marker"}
 
 
 def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> list[Candidate]:
@@ -79,6 +75,7 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
         *_person_candidates(engine, ctx, users),
         *_choice_candidates(engine, ctx, users),
         *_unneeded_candidates(ctx, users),
+        *bound_candidates(engine, ctx, users),
     ]
     return [
         Candidate(
@@ -91,37 +88,6 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
         )
         for f in found
     ]
-
-
-@dataclass(frozen=True)
-class Found:
-    """What the reply says against a user turn: the kind (OnlyDays, Need, ...), the turn, the
-    reply's words (anything with a start and an end), why, and what to do instead."""
-
-    kind: str
-    turn: TurnReading
-    at: Spanned
-    reason: str
-    fix: str
-
-
-def _plain(lexed: LexedText, *, user: bool = False) -> list[tuple[int, int]]:
-    """(start, end) of the sentences that ask nothing and deny (or, in a reply, regret)
-    nothing: a user's question states no need ("is it free or is there a fee?")."""
-    kinds = _DENIALS if user else _REGRETS
-    negative = [m.start for m in lexed.markers if m.kind in kinds]
-    negative += [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
-    out = []
-    for s in lexed.sentences:
-        if lexed.text[s.start : s.end + 1].rstrip().endswith("?"):
-            continue
-        if not any(s.start <= m <= s.end for m in negative):
-            out.append((s.start, s.end + 1))
-    return out
-
-
-def _in(spans: list[tuple[int, int]], position: int) -> bool:
-    return any(a <= position < b for a, b in spans)
 
 
 def _day_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
