@@ -85,6 +85,8 @@ def invented(engine: Engine, text: str) -> list[str]:
         ("You can hire the orchard pitch for £40, and it takes 10 players.", "orchard pitch"),
         ("Our badminton club meets on Tuesdays at 7pm.", "badminton club"),
         ("The toddler club runs every Monday at 9:30am.", "toddler club"),
+        # one word of a KB name ("riverside" of the Riverside Pitch) before others is no KB name
+        ("Our Riverside floodlit pitch takes 10 players.", "Riverside floodlit pitch"),
     ],
 )
 def test_a_new_one_of_a_kind_the_kb_lists_is_invented(trust, text, name):

@@ -159,6 +159,9 @@ def test_one_common_word_opening_a_sentence_is_no_new_thing(studio):
         ("rafe tallis teaches it alongside petra okonjo.", "petra okonjo"),
         ("Our studio technician will load the kiln for you.", "studio technician"),
         ("Our pottery tutor olwen will show you the wheel.", "olwen"),
+        # a lower-case name in apposition before "our" + a role
+        ("Glazes are mixed every Friday by bryony, our technician.", "bryony"),
+        ("Tea and cake on course days are made by our cook.", "cook"),
     ],
 )
 def test_a_person_the_kb_lacks_is_invented_even_in_lower_case(studio, text, name):

@@ -6,10 +6,11 @@ A kind is the last word that two-word names end in (`KBIndex.name_heads`: "room"
 phrase of one or two words before such a word, after "the", "our", "your" or "this" (not a
 superlative or a generic word: "the nearest hotel", "the next class"), names a
 KB entity of that kind when its words are all words of that entity's names ("the loft room",
-"the film club"); when they are no entity's, and the sentence says what it offers (a time, a
-day, a price, a length of time, a number), it is a new one, judged by the rules
-(`UnknownOfKind` in metta/hallucination.metta). The passages may name it; the user asking for
-one does not make it exist.
+"the film club"); a KB name said by one of its words before others ("our oak sensory room"
+beside the Oak Room) is a word of the phrase. When they are no entity's, and the sentence
+says what it offers (a time, a day, a price, a length of time, a number), it is a new one,
+judged by the rules (`UnknownOfKind` in metta/hallucination.metta). The passages may name it;
+the user asking for one does not make it exist.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from replyguard.metta_host import Sym
 from replyguard.models import HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
-from replyguard.text.lexer import FUNCTION_WORDS
+from replyguard.text.lexer import FUNCTION_WORDS, Lexeme
 from replyguard.text.lexicon import WHEN_TYPES
 from replyguard.text.words import stem
 from replyguard.values import fold
@@ -57,7 +58,7 @@ def new_of_kind(engine: Engine, words: list[str]) -> bool:
     modifiers = {stem(fold(w)) for w in words[:-1]}
     for entity_id in ids:
         entity = engine.index.entities[entity_id]
-        named = {stem(w) for n in entity.names for w in fold(n).replace("-", " ").split()}
+        named = {stem(w) for n in entity.names for w in _name_words(n)}
         if modifiers <= named:
             return False
     return True
@@ -71,7 +72,7 @@ def unknown_kind_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]
     covered = {
         k
         for lx in lexed.lexemes
-        if lx.cat in ("ENT", "NAME", "VAL")
+        if lx.cat in ("ENT", "NAME", "VAL") and not _part_of_a_name(engine, lx)
         for k in range(lx.start_tok, lx.end_tok)
     }
     generic = engine.words.markers.get
@@ -110,6 +111,21 @@ def unknown_kind_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]
             )
         )
     return out
+
+
+def _name_words(name: str) -> list[str]:
+    return [w for w in fold(name).replace("-", " ").split() if w != "the"]
+
+
+def _part_of_a_name(engine: Engine, lexeme: Lexeme) -> bool:
+    """An entity said by fewer words than any of its names ("oak" of the Oak Room): before
+    other words and a kind's word ("our oak sensory room") it is a word of a new thing's name,
+    judged with the rest of it, not the entity."""
+    if lexeme.cat != "ENT" or len(lexeme.entity_ids) != 1:
+        return False
+    said = len(_name_words(lexeme.text))
+    names = engine.index.entities[lexeme.entity_ids[0]].names
+    return all(len(_name_words(n)) > said for n in names)
 
 
 def _superlative(word: str) -> bool:

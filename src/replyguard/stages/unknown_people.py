@@ -5,8 +5,8 @@ Capitalised names are noticed by the lexer; these are found by where they stand,
 lists people:
 - after our + a role (`role-noun` in metta/hallucination.metta, "coordinator", "instructor"):
   the role's last word must be a word of some KB person's values ("our head mechanic" of the
-  Lead Mechanic); a lower-case word after the role is a name, and must be a KB person's ("our
-  instructor tom");
+  Lead Mechanic); a lower-case word after the role, or before a comma before "our" ("ask jo,
+  our cook"), is a name, and must be a KB person's ("our instructor tom");
 - after a `person-slot` phrase ("ask for", "speak to") or beside a KB person ("tom carter and
   zoe pike"): a lower-case word there that no KB name, value or column holds and that is rare in
   English (below `emphasis-word-log-prior`: "megan", not "help" or "directions") is a name, and
@@ -109,6 +109,13 @@ class _Finder:
             return None
         return k, k + 2 if k + 1 < len(self.tokens) and self.a_name(k + 1) else k + 1
 
+    def name_before(self, k: int) -> tuple[int, int] | None:
+        """The token range of a lower-case name before ", " at k ("by jo lane, our cook"), with
+        the word before it when that is a name too (a first name)."""
+        if k < 2 or self.tokens[k - 1].text != "," or not self.a_name(k - 2):
+            return None
+        return (k - 3 if k >= 3 and self.a_name(k - 3) else k - 2), k - 1
+
     def role_after(self, k: int) -> tuple[int, int, str] | None:
         """After "our" at k: a role's words ending in a `role-noun`, then maybe a name. A
         lower-case name after the role that is no KB person's is invented (Named); so is the
@@ -129,7 +136,7 @@ class _Finder:
             return None
         if j + 1 in self.persons:
             return None  # "our box office manager Tomasz Wilk": a KB person
-        named = self.name_at(j + 1)
+        named = self.name_at(j + 1) or self.name_before(k)
         if named:
             return (*named, "Named")
         if any(stem(tokens[j].lower) in role for role in _people_roles(self.index)):

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from replyguard.kb import name_words
@@ -38,11 +38,16 @@ from replyguard.metta_host import Sym
 from replyguard.models import Entity, Evidence, HallucinationType, Span
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
+from replyguard.stages.user_bounds import bound_candidates
+from replyguard.stages.user_said import Found
+from replyguard.stages.user_said import asks as _asks
+from replyguard.stages.user_said import plain_sentences as _plain
+from replyguard.stages.user_said import within as _in
 from replyguard.text.claims import PREPOSITIONS
 from replyguard.text.lexer import LexedText, Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import mention_weekday
-from replyguard.text.tokens import Sentence, Token
+from replyguard.text.tokens import Token
 from replyguard.text.words import STOPWORDS, content_stems, stem
 
 if TYPE_CHECKING:
@@ -50,16 +55,8 @@ if TYPE_CHECKING:
     from replyguard.engine import Engine
 
 
-class Spanned(Protocol):
-    start: int
-    end: int
-
-
 _DENIED_WORDS = 3  # how many words after a negation name what the user has or wants none of
 _DISPREFERRED_WORDS = 6  # the same after "rather ... than" ("than sign up for a membership")
-_DENIALS = frozenset({"negation", "absence-marker"})
-# a reply's regret ("I'm afraid ...") gives no offer either; a user's is a manner of speaking
-_REGRETS = _DENIALS | {"negative-marker"}
 
 
 def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> list[Candidate]:
@@ -81,6 +78,7 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
         *_person_candidates(engine, ctx, users),
         *_choice_candidates(engine, ctx, users),
         *_unneeded_candidates(ctx, users),
+        *bound_candidates(engine, ctx, users),
     ]
     return [
         Candidate(
@@ -95,36 +93,6 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
     ]
 
 
-@dataclass(frozen=True)
-class Found:
-    """What the reply says against a user turn: the kind (OnlyDays, Need, ...), the turn, the
-    reply's words (anything with a start and an end), why, and what to do instead."""
-
-    kind: str
-    turn: TurnReading
-    at: Spanned
-    reason: str
-    fix: str
-
-
-def _asks(lexed: LexedText, sentence: Sentence) -> bool:
-    """Whether the sentence is a question: it states nothing of the user or offers nothing."""
-    return lexed.text[sentence.start : sentence.end + 1].rstrip().endswith("?")
-
-
-def _plain(lexed: LexedText, *, user: bool = False) -> list[tuple[int, int]]:
-    """(start, end) of the sentences that ask nothing and deny (or, in a reply, regret)
-    nothing: a user's question states no need ("is it free or is there a fee?")."""
-    kinds = _DENIALS if user else _REGRETS
-    negative = [m.start for m in lexed.markers if m.kind in kinds]
-    negative += [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
-    return [
-        (s.start, s.end + 1)
-        for s in lexed.sentences
-        if not _asks(lexed, s) and not any(s.start <= m <= s.end for m in negative)
-    ]
-
-
 def _offered(engine: Engine, ctx: CallContext) -> list[tuple[Lexeme, Entity]]:
     """The KB entities the reply offers: each named alone (one entity for the words) in a
     sentence that asks and regrets nothing. Every check of an offer against what the user said
@@ -135,10 +103,6 @@ def _offered(engine: Engine, ctx: CallContext) -> list[tuple[Lexeme, Entity]]:
         for lexeme in ctx.reply.lexed.lexemes
         if lexeme.cat == "ENT" and len(lexeme.entity_ids) == 1 and _in(plain, lexeme.start)
     ]
-
-
-def _in(spans: list[tuple[int, int]], position: int) -> bool:
-    return any(a <= position < b for a, b in spans)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,197 @@
+"""ContradictsPrior for an offer outside a bound of what the user said of themselves:
+
+- **An age.** "My daughter is 18 months old", "my son has just turned 4", "a 9-year-old",
+  "aged 12": a reply that offers a thing whose age band (a column named by an `age-words` word,
+  cells such as "3-5" or "12+") holds none of the ages the user gave contradicts them ("the
+  Oak Room, for ages 3 to 5, would suit her").
+- **How many they are.** "There are 8 of us", "a group of 8" (the request's party size,
+  text/details.py) against a thing whose capacity (a number column named by a
+  `capacity-words` word) is smaller.
+
+With several ages said (two children), an offer fits when any of them is in its band. Only
+sentences that deny or regret nothing offer ("Stay and Play is only for under-3s, so it won't
+suit him"). The words are rules (`age-words`, `age-units`, `age-verbs`, `age-persons`,
+`capacity-words` in metta/hallucination.metta); how sure each flag is too (`UserSaid`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from replyguard.kb import name_words
+from replyguard.models import Entity
+from replyguard.stages.user_said import Found
+from replyguard.stages.user_said import plain_sentences as _plain
+from replyguard.stages.user_said import within as _in
+from replyguard.text.details import NUMBER_WORDS, party_details
+
+if TYPE_CHECKING:
+    from replyguard.dialogue import TurnReading
+    from replyguard.engine import Engine
+    from replyguard.stages.context import CallContext
+    from replyguard.text.lexer import LexedText, Lexeme
+
+_BAND = re.compile(r"(?P<low>\d+)\s*(?:-|–|to)\s*(?P<high>\d+)|(?P<over>\d+)\s*\+")
+_MONTHS_PER_YEAR = 12
+_AGE_LOOKBACK = 4  # words back from "is" / "turned" to the person whose age it is
+# what may follow a bare age: "my son is 2 and ...", "she is 4."
+_AFTER_AN_AGE = frozenset(
+    {",", ".", "!", ";", "and", "but", "so", "now", "next", "this", "last", "in", "on", "soon"}
+    | {"today", "yesterday", "recently", "already", "too"}
+)
+
+
+def bound_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """The reply's offers outside an age or a party size the user gave (module doc)."""
+    ages = _ages(engine, users)
+    party = _party(engine, users)
+    if not ages and party is None:
+        return []
+    age_columns = _columns(engine, "age-words")
+    capacity_columns = _columns(engine, "capacity-words")
+    reply = ctx.reply.lexed
+    plain = _plain(reply)
+    out: list[Found] = []
+    seen: set[str] = set()
+    for lexeme in reply.lexemes:
+        if lexeme.cat != "ENT" or len(lexeme.entity_ids) != 1 or not _in(plain, lexeme.start):
+            continue
+        entity = engine.index.entities[lexeme.entity_ids[0]]
+        if entity.id in seen:
+            continue
+        seen.add(entity.id)
+        if ages:
+            out.extend(_age_found(entity, ages, age_columns, lexeme))
+        if party is not None:
+            out.extend(_party_found(entity, party, capacity_columns, lexeme))
+    return out
+
+
+def _columns(engine: Engine, setting: str) -> set[str]:
+    """The KB's attributes whose name holds one of the words of a setting."""
+    words = set(str(engine.setting(setting)).split())
+    return {a for a in engine.index.schema if {w.lower() for w in name_words(a)} & words}
+
+
+def _age_found(
+    entity: Entity,
+    ages: list[tuple[int, TurnReading]],
+    columns: set[str],
+    lexeme: Lexeme,
+) -> list[Found]:
+    for attribute in sorted(columns & set(entity.attributes)):
+        bands = [b for v in entity.values_of(attribute)[0] if (b := _band(str(v)))]
+        if not bands:
+            continue
+        if any(low <= age <= high for age, _ in ages for low, high in bands):
+            continue
+        said = ", ".join(str(age) for age, _ in ages)
+        value = "/".join(str(v) for v in entity.values_of(attribute)[0])
+        reason = (
+            f"gives the age {said}, and {entity.label}'s {attribute} is "
+            f"'{value}' in the knowledge base"
+        )
+        fix = f"Offer something whose {attribute} includes {said}"
+        return [Found("Age", ages[-1][1], lexeme, reason, fix)]
+    return []
+
+
+def _party_found(
+    entity: Entity, party: tuple[int, TurnReading], columns: set[str], lexeme: Lexeme
+) -> list[Found]:
+    size, reading = party
+    for attribute in sorted(columns & set(entity.attributes)):
+        held = entity.values_of(attribute)[0]
+        if len(held) != 1 or not str(held[0]).isdigit() or int(str(held[0])) >= size:
+            continue
+        reason = (
+            f"says the user's party is {size}, and {entity.label}'s {attribute} is "
+            f"{held[0]} in the knowledge base"
+        )
+        fix = f"Offer something whose {attribute} is at least {size}"
+        return [Found("Party", reading, lexeme, reason, fix)]
+    return []
+
+
+def _band(value: str) -> tuple[int, int] | None:
+    """(lowest, highest) age of a band cell: "3-5", "5 to 8", "12+"."""
+    m = _BAND.fullmatch(value.strip())
+    if m is None:
+        return None
+    if m["over"]:
+        return int(m["over"]), 1_000
+    return int(m["low"]), int(m["high"])
+
+
+def _party(engine: Engine, users: list[TurnReading]) -> tuple[int, TurnReading] | None:
+    """The latest party size a user turn gave, with its turn."""
+    found = None
+    for reading in users:
+        sizes = party_details(reading.reading.lexed, engine.words.markers.get).get("party size")
+        if sizes and sizes[-1].value_key and sizes[-1].value_key.isdigit():
+            found = int(sizes[-1].value_key), reading
+    return found
+
+
+@dataclass(frozen=True)
+class _AgeWords:
+    units: frozenset[str]  # "years", "months", "year-old"
+    verbs: frozenset[str]  # "is", "turned"
+    before: frozenset[str]  # "aged"
+    persons: frozenset[str]  # "he", "she", "they"
+
+
+def _ages(engine: Engine, users: list[TurnReading]) -> list[tuple[int, TurnReading]]:
+    """Each age in whole years a user turn gave of someone, with its turn."""
+
+    def words(key: str) -> frozenset[str]:
+        return frozenset(str(engine.setting(key)).split())
+
+    said = _AgeWords(
+        words("age-units"), words("age-verbs"), words("age-words"), words("age-persons")
+    )
+    out = []
+    for reading in users:
+        lexed = reading.reading.lexed
+        plain = _plain(lexed, user=True)
+        for k, number in _numbers(lexed):
+            if not _in(plain, lexed.tokens[k].start):
+                continue
+            age = _age_at(lexed, k, number, said)
+            if age is not None:
+                out.append((age, reading))
+    return out
+
+
+def _numbers(lexed: LexedText) -> list[tuple[int, int]]:
+    out = []
+    for k, token in enumerate(lexed.tokens):
+        if token.kind == "num" and token.text.isdigit():
+            out.append((k, int(token.text)))
+        elif token.lower in NUMBER_WORDS:
+            out.append((k, NUMBER_WORDS[token.lower]))
+    return out
+
+
+def _age_at(lexed: LexedText, k: int, number: int, said: _AgeWords) -> int | None:
+    """The age in whole years a number at token k says, or None: "18 months old", "a 9-year-
+    old", "aged 6", or a number after "is" / "turned" said of someone ("my son is 2")."""
+    lowered = [t.lower for t in lexed.tokens]
+    after = [w for w in lowered[k + 1 : k + 3] if w != "-"]
+    if after and after[0] in said.units:
+        return number // _MONTHS_PER_YEAR if after[0].startswith("month") else number
+    if k > 0 and lowered[k - 1] in said.before:
+        return number
+    if k == 0 or lowered[k - 1] not in said.verbs:
+        return None
+    if after and after[0] not in _AFTER_AN_AGE:
+        return None  # "is 12 minutes away"
+    back = set(range(max(0, k - 1 - _AGE_LOOKBACK), k - 1))
+    people = {
+        lx.start_tok
+        for lx in lexed.lexemes
+        if lx.cat == "SELF" or (lx.cat == "PRON" and lx.text.lower() in said.persons)
+    }
+    return number if people & back else None

@@ -1,0 +1,57 @@
+"""What the stages that judge a reply against what the user said of themselves share
+(stages/user_needs.py, stages/user_bounds.py): what a reply says against a user turn, and the
+sentences that state something (ask nothing, deny nothing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from replyguard.dialogue import TurnReading
+    from replyguard.text.lexer import LexedText
+    from replyguard.text.tokens import Sentence
+
+
+class Spanned(Protocol):
+    start: int
+    end: int
+
+
+DENIALS = frozenset({"negation", "absence-marker"})
+# a reply's regret ("I'm afraid ...") gives no offer either; a user's is a manner of speaking
+_REGRETS = DENIALS | {"negative-marker"}
+
+
+@dataclass(frozen=True)
+class Found:
+    """What the reply says against a user turn: the kind (OnlyDays, Need, ...), the turn, the
+    reply's words (anything with a start and an end), why, and what to do instead."""
+
+    kind: str
+    turn: TurnReading
+    at: Spanned
+    reason: str
+    fix: str
+
+
+def asks(lexed: LexedText, sentence: Sentence) -> bool:
+    """Whether the sentence is a question: it states nothing of the user or offers nothing."""
+    return lexed.text[sentence.start : sentence.end + 1].rstrip().endswith("?")
+
+
+def plain_sentences(lexed: LexedText, *, user: bool = False) -> list[tuple[int, int]]:
+    """(start, end) of the sentences that ask nothing and deny (or, in a reply, regret)
+    nothing: a user's question states no need ("is it free or is there a fee?")."""
+    kinds = DENIALS if user else _REGRETS
+    negative = [m.start for m in lexed.markers if m.kind in kinds]
+    negative += [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
+    return [
+        (s.start, s.end + 1)
+        for s in lexed.sentences
+        if not asks(lexed, s) and not any(s.start <= m <= s.end for m in negative)
+    ]
+
+
+def within(spans: list[tuple[int, int]], position: int) -> bool:
+    return any(a <= position < b for a, b in spans)
