@@ -302,12 +302,12 @@ def test_one_place_for_a_party_of_two_contradicts_them(studio, reply, contradict
     [
         # 10am is wrong (11:00 am); £35 is unread, but the taster holds it: said in other words
         (
-            "The handbuilding taster starts at 10am on Saturdays and there's a £35 fee.",
+            "The handbuilding taster starts at 10am on Saturdays and there's a £35 charge.",
             R.CorrectAndDeliver,
         ),
         # a fee the taster holds nowhere would go out unchecked beside the corrected time
         (
-            "The handbuilding taster starts at 10am on Saturdays and there's a £8 clay fee.",
+            "The handbuilding taster starts at 10am on Saturdays and there's a £8 clay charge.",
             R.Regenerate,
         ),
     ],

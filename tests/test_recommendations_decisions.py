@@ -205,20 +205,10 @@ def test_a_wrong_value_against_two_kb_values_goes_to_a_human(shop):
     assert "uncertain or held twice: 1" in rec.reason
 
 
-def test_a_reply_wrong_in_most_of_what_it_claims_beside_values_the_kb_lacks_goes_to_a_human(shop):
-    # four wrong values and a price the KB holds for nothing it speaks of: written from
-    # something else than this KB, and the guidance could name no right value for the price
-    rec = run(shop, FOUR_WRONG + " A pump costs $9 to borrow.").recommendation
+def test_a_reply_wrong_in_most_of_what_it_claims_goes_to_a_human(shop):
+    rec = run(shop, FOUR_WRONG).recommendation
     assert rec.kind == R.HumanReview
     assert "Most of what the reply claims is wrong (4 wrong values)" in rec.reason
-
-
-def test_a_reply_wrong_in_everything_it_says_is_regenerated_with_each_right_value(shop):
-    # four wrong values and nothing else said: the guidance names the right value of each
-    rec = run(shop, FOUR_WRONG).recommendation
-    assert rec.kind == R.Regenerate
-    assert 'For Ridge Cruiser\'s gears, the correct value is "21".' in rec.guidance
-    assert 'For Canal Cruiser\'s daily rate, the correct value is "$25".' in rec.guidance
 
 
 def test_a_few_wrong_values_are_regenerated_with_each_right_value(kb, shop):
@@ -226,10 +216,8 @@ def test_a_few_wrong_values_are_regenerated_with_each_right_value(kb, shop):
     rec = run(shop, ALL_WRONG).recommendation
     assert rec.kind == R.Regenerate
     assert 'For Canal Cruiser\'s deposit, the correct value is "$60".' in rec.guidance
-    stray = ALL_WRONG + " A pump costs $9 to borrow."
-    assert run(shop, stray).recommendation.kind == R.Regenerate
     strict = Engine(kb, config={"mostly-wrong-at-least": 3})
-    assert run(strict, stray).recommendation.kind == R.HumanReview
+    assert run(strict, ALL_WRONG).recommendation.kind == R.HumanReview
 
 
 def test_guidance_marks_quoted_text_as_data(shop):

@@ -140,7 +140,9 @@ def test_streams_go_out_as_whole_checked_sentences(replayed: list[dict[str, Any]
 
 
 def _without_id(reason: str) -> str:
-    return re.sub(r"rev-[0-9a-f]+", "rev-ID", reason)
+    """The reason without its review id and its counts (how many flags the engine of the day
+    raises is not the route's business: the action and the reasons given are)."""
+    return re.sub(r"\d+", "N", re.sub(r"rev-[0-9a-f]+", "rev-ID", reason))
 
 
 def reply(served: TestClient, call_id: str, text: str) -> dict[str, Any]:
