@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from replyguard.kb import name_words
 from replyguard.models import Entity
-from replyguard.stages.user_said import Found
+from replyguard.stages.user_said import Found, offered
 from replyguard.stages.user_said import plain_sentences as _plain
 from replyguard.stages.user_said import within as _in
 from replyguard.text.details import NUMBER_WORDS, party_details
@@ -51,14 +51,9 @@ def bound_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
         return []
     age_columns = _columns(engine, "age-words")
     capacity_columns = _columns(engine, "capacity-words")
-    reply = ctx.reply.lexed
-    plain = _plain(reply)
     out: list[Found] = []
     seen: set[str] = set()
-    for lexeme in reply.lexemes:
-        if lexeme.cat != "ENT" or len(lexeme.entity_ids) != 1 or not _in(plain, lexeme.start):
-            continue
-        entity = engine.index.entities[lexeme.entity_ids[0]]
+    for lexeme, entity in offered(engine, ctx):
         if entity.id in seen:
             continue
         seen.add(entity.id)

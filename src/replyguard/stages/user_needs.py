@@ -35,16 +35,17 @@ from weakref import WeakKeyDictionary
 
 from replyguard.kb import name_words
 from replyguard.metta_host import Sym
-from replyguard.models import Entity, Evidence, HallucinationType, Span
+from replyguard.models import Evidence, HallucinationType, Span
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.stages.user_bounds import bound_candidates
 from replyguard.stages.user_said import Found
 from replyguard.stages.user_said import asks as _asks
+from replyguard.stages.user_said import offered as _offered
 from replyguard.stages.user_said import plain_sentences as _plain
 from replyguard.stages.user_said import within as _in
 from replyguard.text.claims import PREPOSITIONS
-from replyguard.text.lexer import LexedText, Lexeme
+from replyguard.text.lexer import LexedText
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import mention_weekday
 from replyguard.text.tokens import Token
@@ -90,18 +91,6 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
             support=[Evidence(kind="turn", turn_id=f.turn.turn.id or "", text=f.turn.turn.text)],
         )
         for f in found
-    ]
-
-
-def _offered(engine: Engine, ctx: CallContext) -> list[tuple[Lexeme, Entity]]:
-    """The KB entities the reply offers: each named alone (one entity for the words) in a
-    sentence that asks and regrets nothing. Every check of an offer against what the user said
-    of themselves (what they have none of, need, or chose) reads these."""
-    plain = _plain(ctx.reply.lexed)
-    return [
-        (lexeme, engine.index.entities[lexeme.entity_ids[0]])
-        for lexeme in ctx.reply.lexed.lexemes
-        if lexeme.cat == "ENT" and len(lexeme.entity_ids) == 1 and _in(plain, lexeme.start)
     ]
 
 

@@ -9,7 +9,10 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from replyguard.dialogue import TurnReading
-    from replyguard.text.lexer import LexedText
+    from replyguard.engine import Engine
+    from replyguard.models import Entity
+    from replyguard.stages.context import CallContext
+    from replyguard.text.lexer import LexedText, Lexeme
     from replyguard.text.tokens import Sentence
 
 
@@ -55,3 +58,15 @@ def plain_sentences(lexed: LexedText, *, user: bool = False) -> list[tuple[int, 
 
 def within(spans: list[tuple[int, int]], position: int) -> bool:
     return any(a <= position < b for a, b in spans)
+
+
+def offered(engine: Engine, ctx: CallContext) -> list[tuple[Lexeme, Entity]]:
+    """The KB entities the reply offers: each named alone (one entity for the words) in a
+    sentence that asks and regrets nothing. Every check of an offer against what the user said
+    of themselves (what they have none of, need, chose, their ages, their party) reads these."""
+    plain = plain_sentences(ctx.reply.lexed)
+    return [
+        (lexeme, engine.index.entities[lexeme.entity_ids[0]])
+        for lexeme in ctx.reply.lexed.lexemes
+        if lexeme.cat == "ENT" and len(lexeme.entity_ids) == 1 and within(plain, lexeme.start)
+    ]
