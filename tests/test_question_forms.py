@@ -96,3 +96,14 @@ def test_a_request_to_be_told_the_rate_is_answered_by_the_rate(engine):
 def test_a_request_to_be_told_the_rate_is_not_answered_by_its_size(engine):
     qud = _qud(engine, "Could you tell me the nightly rate?", "It is a large room.")
     assert not qud.addresses_qud
+
+
+def test_questions_of_the_same_shape_keep_their_own_words():
+    # the grammar's reading of a sequence of word classes is parsed once and remembered; the
+    # wh-word and head still come from each question's own words
+    first = classify_question("Which platform does the slow train leave from?")
+    second = classify_question("Whose bicycle is this red one by the gate?")
+    third = classify_question("Which platform does the slow train leave from, or not?")
+    assert (first.wh_word, first.head) == ("which", "platform")
+    assert (second.wh_word, second.head) == ("whose", "bicycle")
+    assert third.question_type == QuestionType.Wh

@@ -1,4 +1,4 @@
-"""Question classification: grammars/question.lark and its Transformer.
+"""Question classification: grammars/question.lark over the words' classes.
 
 The query's form (yes/no, wh-word, how, alternative, statement) and its head word ("what *time*",
 "how *far*") are what the QUD analyser needs; the expected answer type is read off them by the
@@ -11,7 +11,7 @@ import importlib.resources
 from dataclasses import dataclass
 from functools import lru_cache
 
-from lark import Lark, Token, Transformer
+from lark import Lark, Token
 from lark.lexer import Lexer
 
 from replyguard.models import QuestionType
@@ -73,18 +73,14 @@ class QuestionForm:
 
 
 class _WordClasses(Lexer):
-    """Word classes for the question grammar; runs of other words collapse to one W."""
+    """Feeds the grammar the word classes of a question, one terminal each."""
 
     def __init__(self, lexer_conf: object) -> None:
         del lexer_conf
 
-    def lex(self, data: list[tuple[str, str]]):  # noqa: ANN201 - Lark's Lexer interface
-        previous = None
-        for i, (cls, word) in enumerate(data):
-            if cls == "W" and previous == "W":
-                continue
-            previous = cls
-            yield Token(cls, word, start_pos=i)
+    def lex(self, data: tuple[str, ...]):  # noqa: ANN201 - Lark's Lexer interface
+        for i, cls in enumerate(data):
+            yield Token(cls, cls, start_pos=i)
 
 
 @lru_cache(maxsize=1)
@@ -93,30 +89,35 @@ def question_parser() -> Lark:
     return Lark(source, parser="earley", lexer=_WordClasses)
 
 
-class QuestionTransformer(Transformer):
-    def polar_question(self, items: list[Token]) -> QuestionForm:
+@lru_cache(maxsize=2048)
+def _form_of(classes: tuple[str, ...]) -> str:
+    """The kind of question (the grammar's rule) a sequence of word classes reads as. The parse
+    depends on nothing but the classes, and few sequences occur, so each is parsed once (an
+    Earley parse of a long question costs milliseconds)."""
+    return str(question_parser().parse(classes).children[0].data)
+
+
+def _collapsed(words: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Runs of other words collapse to one W (its first word)."""
+    return [w for i, w in enumerate(words) if not (w[0] == "W" and i and words[i - 1][0] == "W")]
+
+
+def _form(kind: str, words: list[tuple[str, str]]) -> QuestionForm:
+    if kind == "polar_question":
         return QuestionForm(QuestionType.YesNo)
-
-    def alternative_question(self, items: list[Token]) -> QuestionForm:
+    if kind == "alternative_question":
         return QuestionForm(QuestionType.Alternative)
-
-    def wh_question(self, items: list[Token]) -> QuestionForm:
-        return QuestionForm(QuestionType.Wh, *_word_and_head(items, "WH"))
-
-    def how_question(self, items: list[Token]) -> QuestionForm:
-        return QuestionForm(QuestionType.How, *_word_and_head(items, "HOW"))
-
-    def statement(self, items: list[Token]) -> QuestionForm:
-        return QuestionForm(QuestionType.Statement)
-
-    def start(self, items: list[QuestionForm]) -> QuestionForm:
-        return items[0]
+    if kind == "wh_question":
+        return QuestionForm(QuestionType.Wh, *_word_and_head(words, "WH"))
+    if kind == "how_question":
+        return QuestionForm(QuestionType.How, *_word_and_head(words, "HOW"))
+    return QuestionForm(QuestionType.Statement)
 
 
-def _word_and_head(items: list[Token], kind: str) -> tuple[str, str | None]:
-    k = next(i for i, t in enumerate(items) if t.type == kind)
-    head = items[k + 1] if k + 1 < len(items) and items[k + 1].type == "W" else None
-    return str(items[k]).lower(), (str(head).split()[0].lower() if head else None)
+def _word_and_head(words: list[tuple[str, str]], kind: str) -> tuple[str, str | None]:
+    k = next(i for i, (cls, _) in enumerate(words) if cls == kind)
+    head = words[k + 1][1] if k + 1 < len(words) and words[k + 1][0] == "W" else None
+    return words[k][1].lower(), (head.split()[0].lower() if head else None)
 
 
 # words after "how much" that still ask a price: "how much for two?", "how much a night?"
@@ -167,7 +168,8 @@ def classify_question(text: str) -> QuestionForm:
     asked = _asks_what(words)
     if asked is not None:
         return asked
-    form = QuestionTransformer().transform(question_parser().parse(words))
+    collapsed = _collapsed(words)
+    form = _form(_form_of(tuple(cls for cls, _ in collapsed)), collapsed)
     if form.question_type in (QuestionType.Wh, QuestionType.How) and _free_relative(words):
         return QuestionForm(QuestionType.Statement)
     return _amount_of(form, words)
