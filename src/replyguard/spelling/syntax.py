@@ -77,13 +77,13 @@ class RuleEngine:
 
     # --- pattern rules --------------------------------------------------------------------------
     def apply_rules(self, slots: list[Slot], segment: Segment, journal: Journal) -> None:
+        view = SentenceView(slots, segment)  # kept in step with deletions by `drop`
         for rule in self.book.rules:
             confidence = math.exp(-rule.cost)
             if confidence < self.min_confidence:
                 continue
             first = next(e for e in rule.pattern if e.consumes)
             trigger = frozenset(first.args) if first.op == "word" else None
-            view = SentenceView(slots, segment)
             start = 0
             while True:
                 starts = _starts(rule, view)
