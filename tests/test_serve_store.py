@@ -150,7 +150,9 @@ def test_a_service_restarted_on_postgresql_continues_the_conversation(postgres_u
     from conftest import REFERENCE, SEED_KB
     from serve_support import one_worker, serving
 
-    config = one_worker(tmp_path, SEED_KB).with_overrides(session_store=postgres_url)
+    # with the sessions in PostgreSQL the review store would default to the working folder
+    review = {"proxy": {"review_store": str(tmp_path / "review.sqlite3")}}
+    config = one_worker(tmp_path, SEED_KB, tables=review).with_overrides(session_store=postgres_url)
     sid = "pg-restart"
     said = [
         {
