@@ -141,3 +141,38 @@ def test_an_unusable_store_is_one_line(tmp_path):
     blocker.write_text("not a folder")
     with pytest.raises(InputError, match="cannot open the session store"):
         SessionStore(str(blocker / "sessions.sqlite3"), ttl=60)
+
+
+def test_a_service_restarted_on_postgresql_continues_the_conversation(postgres_url, tmp_path):
+    """Not the store alone: a service on PostgreSQL stops, another starts on the same database
+    (a restart, or a second replica) and checks the next reply in the stored conversation."""
+    import httpx
+    from conftest import REFERENCE, SEED_KB
+    from serve_support import one_worker, serving
+
+    # with the sessions in PostgreSQL the review store would default to the working folder
+    review = {"proxy": {"review_store": str(tmp_path / "review.sqlite3")}}
+    config = one_worker(tmp_path, SEED_KB, tables=review).with_overrides(session_store=postgres_url)
+    sid = "pg-restart"
+    said = [
+        {
+            "speaker": "user",
+            "text": "Sarah told me she moved from Marketing to the Legal team last week.",
+        },
+        {"speaker": "user", "text": "Which team is Sarah Johnson in now?"},
+    ]
+    reply = {
+        "response": "Sarah Johnson works in the Marketing department.",
+        "reference_time": REFERENCE.isoformat(),
+    }
+    with serving(config) as first, httpx.Client(base_url=first, timeout=120) as c:
+        assert c.post(f"/v1/sessions/{sid}/turns", json={"turns": said}).status_code == 200
+        before = c.post(f"/v1/sessions/{sid}/check", json=reply).json()
+    with serving(config) as second, httpx.Client(base_url=second, timeout=120) as c:
+        kept = c.get(f"/v1/sessions/{sid}").json()["turns"]
+        after = c.post(f"/v1/sessions/{sid}/check", json=reply).json()
+        c.delete(f"/v1/sessions/{sid}")
+    assert [t["text"] for t in kept] == [t["text"] for t in said]
+    untimed = [{k: v for k, v in r["result"].items() if k != "timings_ms"} for r in (before, after)]
+    assert untimed[0] == untimed[1]
+    assert before["recommendation"] == after["recommendation"]

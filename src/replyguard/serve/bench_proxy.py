@@ -13,7 +13,10 @@ proxy (one worker, one request at a time, no regeneration):
   for all requests and apart for those delivered and those held for review (the typical
   case's Regenerate, with no regeneration allowed, is held); and, where Linux tells it
   (/proc/PID/task/*/schedstat), each process's CPU time per request and its time waiting for a
-  CPU while runnable: what the proxy costs, and what a busy machine adds to it;
+  CPU while runnable: what the proxy costs, and what a busy machine adds to it; and, the
+  same case checked by an Engine of the measuring process just before it is proxied, the
+  check's own CPU time (`time.process_time`) and the CPU the service and its worker spent on
+  the proxied request beyond it: a figure the load moves far less than the waits;
 - streaming: the time to the first sentence, directly (until the streamed text holds it) and
   through the proxy (until its first text: it releases a sentence only once it has arrived and
   been checked, as written or corrected), at two upstream token rates. A reply whose first
@@ -104,8 +107,9 @@ def measure(size: int, requests: int) -> dict[str, Any]:
                 # no regeneration: one check per request (per sentence when streaming)
                 tables={"proxy": {"max_regenerations": 0}},
             )
+            checker = _CheckAlone(kb_path)
             with serving_apart(config) as url, httpx.Client(timeout=120) as client:
-                rows = _plain_rows(client, upstream, url, [body for body, _ in plain])
+                rows = _plain_rows(client, upstream, url, plain, checker)
                 rows = rows[1:]  # the first warmed the worker
                 report["plain"] = _plain_report(rows)
                 report["streaming"] = [
@@ -114,9 +118,35 @@ def measure(size: int, requests: int) -> dict[str, Any]:
     return report
 
 
-def _plain_rows(client, upstream: str, url: str, bodies: list[dict]) -> list[dict[str, Any]]:  # noqa: ANN001
-    """Each request sent directly, then through the proxy: the times and the schedstat deltas
-    of the service and its workers over the proxied request."""
+class _CheckAlone:
+    """The served KB's Engine in the measuring process: a request's check alone, its CPU."""
+
+    def __init__(self, kb_path: Path) -> None:
+        from replyguard.engine import Engine
+
+        self.engine = Engine(str(kb_path))
+
+    def cpu_seconds(self, body: dict[str, Any], reply: str) -> float:
+        from replyguard.models import Case
+        from replyguard.serve.guard import Conversation
+
+        document = Conversation.from_messages(body["messages"]).case(reply)
+        case = Case.model_validate({**document, "kb": {"entities": []}})
+        started = time.process_time()
+        self.engine.check_case(case)
+        return time.process_time() - started
+
+
+def _plain_rows(
+    client: Any,
+    upstream: str,
+    url: str,
+    calls: list[tuple[dict[str, Any], str]],
+    checker: _CheckAlone,
+) -> list[dict[str, Any]]:
+    """Each request's check alone in this process, then the request sent directly, then
+    through the proxy: the times and the schedstat deltas of the service and its workers over
+    the proxied request, and their CPU beyond the check alone."""
     from replyguard.serve.local import process_id
 
     processes = {"service": process_id(url)} | {
@@ -124,7 +154,8 @@ def _plain_rows(client, upstream: str, url: str, bodies: list[dict]) -> list[dic
         for k, w in enumerate(client.get(f"{url}/v1/ready").json()["workers"])
     }
     rows = []
-    for body in bodies:
+    for body, reply in calls:
+        check_cpu = checker.cpu_seconds(body, reply)
         started = time.perf_counter()
         client.post(f"{upstream}/chat/completions", json=body).raise_for_status()
         alone = time.perf_counter() - started
@@ -135,16 +166,20 @@ def _plain_rows(client, upstream: str, url: str, bodies: list[dict]) -> list[dic
         answer.raise_for_status()
         after = {name: schedstat(pid) for name, pid in processes.items()}
         meta = answer.json()["replyguard"]
-        rows.append(
-            {
-                "action": meta["action"],
-                "direct": alone,
-                "proxy": through,
-                "added_over_check": through - alone - meta["check_ms"] / 1000,
-                "added_over_worker": through - alone - meta["worker_ms"] / 1000,
-                **_scheduling(before, after),
-            }
-        )
+        scheduling = _scheduling(before, after)
+        row = {
+            "action": meta["action"],
+            "direct": alone,
+            "proxy": through,
+            "added_over_check": through - alone - meta["check_ms"] / 1000,
+            "added_over_worker": through - alone - meta["worker_ms"] / 1000,
+            "check_alone_cpu": check_cpu,
+            **scheduling,
+        }
+        cpus = [v for k, v in scheduling.items() if k.endswith(" cpu")]
+        if len(cpus) == len(processes):
+            row["cpu_beyond_check"] = sum(cpus) - check_cpu
+        rows.append(row)
     return rows
 
 
@@ -178,8 +213,11 @@ def _plain_report(rows: list[dict[str, Any]]) -> dict[str, Any]:
         return _percentiles([r[name] for r in of])
 
     report: dict[str, Any] = {
-        name: column(name) for name in ("direct", "proxy", "added_over_check", "added_over_worker")
+        name: column(name)
+        for name in ("direct", "proxy", "added_over_check", "added_over_worker", "check_alone_cpu")
     }
+    if all("cpu_beyond_check" in r for r in rows):
+        report["cpu_beyond_check"] = column("cpu_beyond_check")
     report["by_action"] = {
         action: {"requests": len(of), "added_over_check": column("added_over_check", of)}
         for action in sorted({r["action"] for r in rows})
@@ -257,6 +295,16 @@ def format_report(report: dict[str, Any], size: int, requests: int) -> str:
             lines.append(
                 f"    {name:>15}: {cpu['p50_ms']:8.2f} ms CPU  {wait['p50_ms']:8.2f} ms waiting"
             )
+    lines.append(
+        f"  the check alone, CPU   p50 {plain['check_alone_cpu']['p50_ms']:8.2f} ms  "
+        "(the same case, an Engine of this process)"
+    )
+    if "cpu_beyond_check" in plain:
+        beyond = plain["cpu_beyond_check"]
+        lines.append(
+            f"  CPU beyond the check   p50 {beyond['p50_ms']:8.2f} ms  "
+            f"p95 {beyond['p95_ms']:8.2f} ms  (service + worker, minus the check alone)"
+        )
     lines.append("streaming: time to the first sentence")
     for row in report["streaming"]:
         direct, proxy = row["direct"]["p50_ms"], row["proxy"]["p50_ms"]
