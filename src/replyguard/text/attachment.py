@@ -10,7 +10,7 @@ evidence than a type guess).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from replyguard.models import Cardinality, Entity, ValueType
@@ -253,6 +253,27 @@ def _unqualified(attributes: list[str]) -> list[str]:
     return plain if len(plain) == 1 and len(attributes) > 1 else []
 
 
+def _led_column(
+    draft: ClaimDraft,
+    entity: Entity | None,
+    index: KBIndex,
+    fits: Callable[[str], bool],
+) -> str | None:
+    """The one column of the entity that the words just before a typed value name, when no cue
+    and no copula says whose it is: "with a high of 15 degrees" is the forecast_high. A
+    measure or count only: a free-text value needs its cue."""
+    vtype = draft.value.value_type
+    if entity is None or vtype in (None, *_TEXTUAL) or draft.copula or draft.direct:
+        return None
+    lead = frozenset(stem(w) for w in draft.lead_words)
+    led = [
+        a
+        for a in entity.attributes
+        if a in index.schema and fits(a) and strictly(vtype, a, index) and affinity(a, lead) > 0
+    ]
+    return led[0] if len(led) == 1 else None
+
+
 def choose_attribute(
     draft: ClaimDraft,
     subject_id: str | None,
@@ -374,6 +395,9 @@ def choose_attribute(
         return None if chosen is None else (chosen, "ValueOwner")
     if _names_day_of(value, held):
         return None  # "open 8 to 4 on Saturday": the day picks saturday_open, it is no value
+    led = _led_column(draft, entity, index, fits)
+    if led is not None:
+        return led, "Cue"
     if entity is not None and (draft.copula or draft.direct):  # "X is at 2pm", "dinner, 5 PM"
         typed = [
             a
