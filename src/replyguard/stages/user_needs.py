@@ -168,7 +168,8 @@ _SIDES = (("order-after", "after"), ("order-before", "before"))
 def _part_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
     """The latest user statement restricting itself to parts of the day ("I can only manage
     afternoons", `restricting-words` and `day-parts`), against a reply whose times all fall
-    outside those parts."""
+    outside those parts; a time in a part's last hour still fits it (a morning session that
+    finishes at 12:30)."""
     restricting = set(str(engine.setting("restricting-words")).split())
     parts: dict[str, tuple[int, int]] = {}
     for pair in str(engine.setting("day-parts")).split():
@@ -187,7 +188,7 @@ def _part_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
     plain = _plain(ctx.reply.lexed)
     times = [m for m in ctx.reply.lexed.temporal if m.time is not None and _in(plain, m.start)]
     if not times or any(
-        parts[p][0] <= m.time.hour < parts[p][1] for m in times for p in named
+        parts[p][0] <= m.time.hour <= parts[p][1] for m in times for p in named
     ):
         return []
     said = " or ".join(named)
