@@ -5,8 +5,8 @@
   cells such as "3-5" or "12+") holds none of the ages the user gave contradicts them ("the
   Oak Room, for ages 3 to 5, would suit her").
 - **How many they are.** "There are 8 of us", "a group of 8" (the request's party size,
-  text/details.py) against a thing whose capacity (a number column named by a
-  `capacity-words` word) is smaller.
+  text/details.py), or how many they have ("we have three terriers", `having-words`), against
+  a thing whose capacity (a number column named by a `capacity-words` word) is smaller.
 
 With several ages said (two children), an offer fits when any of them is in its band. Only
 sentences that deny or regret nothing offer ("Stay and Play is only for under-3s, so it won't
@@ -121,12 +121,42 @@ def _band(value: str) -> tuple[int, int] | None:
 
 
 def _party(engine: Engine, users: list[TurnReading]) -> tuple[int, TurnReading] | None:
-    """The latest party size a user turn gave, with its turn."""
+    """The latest party size a user turn gave, or how many of a thing the user said they
+    have ("we have three terriers"), with its turn."""
+    having = frozenset(str(engine.setting("having-words")).split())
     found = None
     for reading in users:
-        sizes = party_details(reading.reading.lexed, engine.words.markers.get).get("party size")
+        lexed = reading.reading.lexed
+        sizes = party_details(lexed, engine.words.markers.get).get("party size")
         if sizes and sizes[-1].value_key and sizes[-1].value_key.isdigit():
             found = int(sizes[-1].value_key), reading
+        owned = _had(lexed, having)
+        if owned is not None:
+            found = owned, reading
+    return found
+
+
+_HAVER_LOOKBACK = 2  # tokens back from the verb to the user ("I", "we", "I 've")
+
+
+def _had(lexed: LexedText, having: frozenset[str]) -> int | None:
+    """How many things the user says they have, the last said: a number right after a
+    `having-words` verb of a self-reference, before a word ("we have three terriers", "I've got
+    2 kids"), in a sentence that asks and denies nothing."""
+    plain = _plain(lexed, user=True)
+    selves = [lx.end_tok for lx in lexed.lexemes if lx.cat == "SELF"]
+    found = None
+    for k, number in _numbers(lexed):
+        if k < 1 or k + 1 >= len(lexed.tokens) or lexed.tokens[k - 1].lower not in having:
+            continue
+        verb = k - 1
+        while verb > 0 and lexed.tokens[verb - 1].lower in having:
+            verb -= 1
+        if not any(0 <= verb - end <= _HAVER_LOOKBACK for end in selves):
+            continue
+        after = lexed.tokens[k + 1]
+        if after.kind == "word" and _in(plain, lexed.tokens[k].start):
+            found = number
     return found
 
 

@@ -4,6 +4,8 @@ cannot take, or another person of theirs than the one they spoke of.
 - **The only days they can come.** A user sentence that restricts itself to days ("I can only
   make Thursdays", "we're only here on the 5th", "only at weekends") names the days an offer
   must fall on; a reply sentence that offers days, none of them among those, contradicts it.
+  The same of the parts of the day ("I can only manage afternoons", `day-parts`) against a
+  reply whose times all fall outside them.
 - **What they chose.** Where the KB tells things of one kind apart by their first word (Weekday
   Pass, Anytime Pass), a user sentence that wants one of them ("so I'd take the weekday pass")
   against a reply that offers another and says nothing of the one chosen.
@@ -39,6 +41,7 @@ from replyguard.models import Evidence, HallucinationType, Span
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.stages.user_bounds import bound_candidates
+from replyguard.stages.user_kinds import kind_candidates
 from replyguard.stages.user_said import Found
 from replyguard.stages.user_said import asks as _asks
 from replyguard.stages.user_said import offered as _offered
@@ -74,12 +77,14 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
     found = [
         *_day_candidates(engine, ctx, users),
         *_time_candidates(ctx, users),
+        *_part_candidates(engine, ctx, users),
         *_denied_candidates(engine, ctx, users),
         *_need_candidates(engine, ctx, users),
         *_person_candidates(engine, ctx, users),
         *_choice_candidates(engine, ctx, users),
         *_unneeded_candidates(ctx, users),
         *bound_candidates(engine, ctx, users),
+        *kind_candidates(engine, ctx, users),
     ]
     return [
         Candidate(
@@ -158,6 +163,37 @@ _DAY_SETS = {
 }
 
 _SIDES = (("order-after", "after"), ("order-before", "before"))
+
+
+def _part_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """The latest user statement restricting itself to parts of the day ("I can only manage
+    afternoons", `restricting-words` and `day-parts`), against a reply whose times all fall
+    outside those parts; a time in a part's last hour still fits it (a morning session that
+    finishes at 12:30)."""
+    restricting = set(str(engine.setting("restricting-words")).split())
+    parts: dict[str, tuple[int, int]] = {}
+    for pair in str(engine.setting("day-parts")).split():
+        word, _, hours = pair.partition(":")
+        first, _, last = hours.partition("-")
+        parts[stem(word)] = (int(first), int(last))
+    allowed: tuple[TurnReading, list[str]] | None = None
+    for said in _statements(users):  # the latest restriction holds
+        words = said.words()
+        named = sorted({stem(w) for w in words} & parts.keys())
+        if words & restricting and named:
+            allowed = (said.turn, named)
+    if allowed is None:
+        return []
+    reading, named = allowed
+    plain = _plain(ctx.reply.lexed)
+    times = [m for m in ctx.reply.lexed.temporal if m.time is not None and _in(plain, m.start)]
+    if not times or any(
+        parts[p][0] <= m.time.hour <= parts[p][1] for m in times for p in named
+    ):
+        return []
+    said = " or ".join(named)
+    reason = f"said the user can only come in the {said}, and the reply offers {times[0].text}"
+    return [Found("OnlyTimes", reading, times[0], reason, f"Offer a time in the {said}")]
 
 
 def _time_candidates(ctx: CallContext, users: list[TurnReading]) -> list[Found]:
