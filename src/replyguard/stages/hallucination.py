@@ -33,10 +33,8 @@ from replyguard.stages.polar_answers import polar_candidates
 from replyguard.stages.restatement import restatement_candidates
 from replyguard.stages.speculation import speculation_candidates
 from replyguard.stages.temporal_checks import temporal_candidates
-from replyguard.stages.unknown_bands import unknown_band_candidates
-from replyguard.stages.unknown_events import unknown_event_candidates
-from replyguard.stages.unknown_kinds import unknown_kind_candidates
 from replyguard.stages.unknown_people import unknown_people_candidates
+from replyguard.stages.unknown_things import unknown_thing_candidates
 from replyguard.stages.user_needs import user_need_candidates
 from replyguard.text.lexer import FUNCTION_WORDS, Lexeme
 from replyguard.values import fold, value_key
@@ -55,10 +53,8 @@ def detect_hallucinations(
         *user_need_candidates(engine, ctx, reply_act),
         *_claim_candidates(engine, ctx),
         *_entity_candidates(engine, ctx),
-        *unknown_event_candidates(engine, ctx),
-        *unknown_kind_candidates(engine, ctx),
+        *unknown_thing_candidates(engine, ctx),
         *unknown_people_candidates(engine, ctx),
-        *unknown_band_candidates(engine, ctx),
         *_unsupported_candidates(ctx),
         *speculation_candidates(ctx),
         *nothing_found_candidates(engine, ctx),

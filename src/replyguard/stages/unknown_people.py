@@ -35,36 +35,32 @@ if TYPE_CHECKING:
 _ROLE_OPENERS = frozenset({"our"})
 _MAX_ROLE_WORDS = 3
 _BESIDE = frozenset({"and", "with", "or"})
-_ROLE_WORDS: WeakKeyDictionary[KBIndex, tuple[frozenset[str], ...]] = WeakKeyDictionary()
 
 
-_PEOPLE: WeakKeyDictionary[KBIndex, tuple[str, ...]] = WeakKeyDictionary()
+class _People:
+    """The KB's people: their ids, and the stems of each one's short textual values (a role, a
+    speciality)."""
+
+    def __init__(self, index: KBIndex) -> None:
+        people = [e for e in index.entities.values() if e.type == EntityType.Person]
+        self.ids = tuple(e.id for e in people)
+        self.roles = tuple(
+            frozenset(stem(w) for w in phrase_key(str(value)) if w.isalnum())
+            for entity in people
+            for attribute in entity.attributes
+            if index.attribute_type(attribute) in (ValueType.text, ValueType.enum)
+            for value in entity.values_of(attribute)[0]
+        )
 
 
-def _people(index: KBIndex) -> tuple[str, ...]:
-    """The ids of the KB's people; once per KB."""
+_PEOPLE: WeakKeyDictionary[KBIndex, _People] = WeakKeyDictionary()
+
+
+def _people(index: KBIndex) -> _People:
+    """The KB's people; once per KB."""
     found = _PEOPLE.get(index)
     if found is None:
-        found = _PEOPLE[index] = tuple(
-            e.id for e in index.entities.values() if e.type == EntityType.Person
-        )
-    return found
-
-
-def _people_roles(index: KBIndex) -> tuple[frozenset[str], ...]:
-    """The stems of each KB person's short textual values (a role, a speciality); once per KB."""
-    found = _ROLE_WORDS.get(index)
-    if found is None:
-        roles = []
-        for entity in index.entities.values():
-            if entity.type != EntityType.Person:
-                continue
-            for attribute in entity.attributes:
-                if index.attribute_type(attribute) not in (ValueType.text, ValueType.enum):
-                    continue
-                for value in entity.values_of(attribute)[0]:
-                    roles.append(frozenset(stem(w) for w in phrase_key(str(value)) if w.isalnum()))
-        found = _ROLE_WORDS[index] = tuple(roles)
+        found = _PEOPLE[index] = _People(index)
     return found
 
 
@@ -139,13 +135,13 @@ class _Finder:
         named = self.name_at(j + 1) or self.name_before(k)
         if named:
             return (*named, "Named")
-        if any(stem(tokens[j].lower) in role for role in _people_roles(self.index)):
+        if any(stem(tokens[j].lower) in role for role in _people(self.index).roles):
             return None
         return k + 1, j + 1, "Role"
 
 
 def unknown_people_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
-    people = _people(engine.index)
+    people = _people(engine.index).ids
     if not people:
         return []
     cap = int(engine.setting("guidance-alternatives"))
