@@ -31,7 +31,13 @@ HIRE = {
             "id": "tour",
             "name": "Heron Tour",
             "type": "Event",
-            "attributes": {"start_time": "2:30 pm", "price": "£9", "senior_price": "£6"},
+            "attributes": {
+                "start_time": "2:30 pm",
+                "price": "£9",
+                "senior_price": "£6",
+                "tour_location": "the Old Quay",
+                "address_of_location": "3 Quay Street",
+            },
         },
     ]
 }
@@ -64,6 +70,9 @@ def _prior(result) -> list[str]:
         ("Is there a price for students?", "A rowing boat is £18 an hour.", False),
         # no kind price on the entity offered
         ("I'm a student at the college.", "The Motor Launch is £45 an hour.", False),
+        # columns that share a last word but are no prices name no kinds of customer: the
+        # user's "tour" is no kind, the address no value of another kind
+        ("I'd like the tour please.", "The Heron Tour starts from 3 Quay Street.", False),
     ],
 )
 def test_a_price_of_another_kind_than_the_users(hire, said, reply, contradicts):

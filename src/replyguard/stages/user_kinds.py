@@ -3,7 +3,8 @@ where an entity's attributes tell kinds apart by their first word beside a commo
 (`senior_price` and `price`, `small_dog_price` and `large_dog_price`, `member_price`), a user
 statement that names one of those kinds ("I'm a member", "we're both pensioners", "she's a
 large breed") against a reply that gives the same entity's value of another kind (its `price`,
-its `small_dog_price`) and none of the user's kind.
+its `small_dog_price`) and none of the user's kind. Only prices count: other columns that share a
+last word (`event_location` beside `address_of_location`) name no kinds of customer.
 
 A user word names a kind by its stem or through `kind-words` (metta/hallucination.metta:
 "pensioner" is the `senior` kind). Only statements count (a question or a denial states no
@@ -16,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from replyguard.kb import name_words
+from replyguard.models import ValueType
 from replyguard.stages.user_said import Found
 from replyguard.stages.user_said import plain_sentences as _plain
 from replyguard.text.words import stem
@@ -40,9 +42,13 @@ def kind_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) 
     out: list[Found] = []
     for record in ctx.claims:
         entity = engine.index.entities.get(record.model.subject_id or "")
-        if entity is None or record.status != "Verified":
-            continue
         attribute = record.model.predicate
+        if (
+            entity is None
+            or record.status != "Verified"
+            or engine.index.attribute_type(attribute) != ValueType.money
+        ):
+            continue  # kinds of customer are told apart by what they pay
         theirs = _theirs(entity, attribute, said)
         if theirs is None or attribute == theirs[0] or theirs[0] in claimed[entity.id]:
             continue
