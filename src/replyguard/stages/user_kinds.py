@@ -71,9 +71,7 @@ def _kind_of(entity: Entity, attribute: str) -> str | None:
     if len(words) < 2:
         return None
     last = words[-1]
-    if not any(
-        a != attribute and name_words(a)[-1:] == [last] for a in entity.attributes
-    ):
+    if not any(a != attribute and name_words(a)[-1:] == [last] for a in entity.attributes):
         return None
     return stem(words[0])
 

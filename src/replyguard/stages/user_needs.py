@@ -187,9 +187,7 @@ def _part_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
     reading, named = allowed
     plain = _plain(ctx.reply.lexed)
     times = [m for m in ctx.reply.lexed.temporal if m.time is not None and _in(plain, m.start)]
-    if not times or any(
-        parts[p][0] <= m.time.hour <= parts[p][1] for m in times for p in named
-    ):
+    if not times or any(parts[p][0] <= m.time.hour <= parts[p][1] for m in times for p in named):
         return []
     said = " or ".join(named)
     reason = f"said the user can only come in the {said}, and the reply offers {times[0].text}"
