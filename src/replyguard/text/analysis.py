@@ -8,7 +8,7 @@ entities in focus at its position, and each claim's subject is resolved where it
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
@@ -40,7 +40,7 @@ from replyguard.text.temporal import (
     names_weekday,
 )
 from replyguard.text.tokens import Token
-from replyguard.text.words import stem
+from replyguard.text.words import joined, stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
 from replyguard.values import fold, order_key, round_the_clock
 
@@ -142,6 +142,7 @@ class _Sentence:
     names_others: bool = False  # it names an entity other than the organisation, or a new name
     asks: bool = False  # it ends in a question mark
     refers: bool = False  # it has a pronoun ("It starts at 2 pm"): a lone value is its referent's
+    breaks: tuple[int, ...] = ()  # starts of the separators joining its clauses (",", "and")
 
     def row_of(self, value: Lexeme) -> list[Lexeme]:
         return next((g for g in self.rows if any(v is value for v in g)), [])
@@ -246,6 +247,7 @@ def _value_days(lexed: LexedText, row: list[Lexeme]) -> dict[int, set[str]]:
 
 
 _WORDY = (ValueType.text, ValueType.enum)
+_UNTYPED = (None, *_WORDY)
 
 
 _CLAUSE_JOINS = frozenset({",", ";", "and", "or", "but", "while", "whereas"})
@@ -262,9 +264,11 @@ def _value_stretches(
         return {}
     typed: dict[ValueType, list[Lexeme]] = {}
     for lx in row:
-        if lx.cat == "VAL" and lx.temporal is None and lx.value_type not in (None, *_WORDY):
+        dated = lx.value_type == ValueType.date  # "picked up on March 6th, back on March 9th"
+        if lx.cat == "VAL" and (lx.temporal is None or dated) and lx.value_type not in _UNTYPED:
             typed.setdefault(lx.value_type, []).append(lx)
     tokens = [t for t in lexed.tokens if row[0].start <= t.start < row[-1].end]
+    said = [(k, stem(t.text)) for k, t in enumerate(tokens)] + list(_compounds(tokens))
     out: dict[int, frozenset[str]] = {}
     for same in typed.values():
         if len(same) < 2:
@@ -272,8 +276,8 @@ def _value_stretches(
         place = {v.start: next(k for k, t in enumerate(tokens) if t.start >= v.start) for v in same}
         joins = [k for k, t in enumerate(tokens) if t.lower in _CLAUSE_JOINS]
         goes: dict[int, set[str]] = {v.start: set() for v in same}
-        for k, token in enumerate(tokens):
-            word = stem(token.text)
+        for k, word in said:
+            token = tokens[k]
             if word not in parts or any(v.start <= token.start < v.end for v in same):
                 continue
             spans = {v.start: sorted((k, place[v.start])) for v in same}
@@ -412,10 +416,20 @@ def _opens_clause(lexed: LexedText, sentence_start: int, position: int) -> bool:
 def _sentence_words(lexed: LexedText, row: list[Lexeme], days: set[str]) -> frozenset[str]:
     """Content stems of a sentence plus the weekdays it speaks of."""
     start, end = row[0].start, row[-1].end
-    stems = {stem(t.text) for t in lexed.tokens if start <= t.start < end}
+    tokens = [t for t in lexed.tokens if start <= t.start < end]
+    stems = {stem(t.text) for t in tokens}
     # "call-out" says the column word "callout"
     stems |= {stem(w.replace("-", "")) for w in stems if "-" in w}
+    stems |= {joined for _, joined in _compounds(tokens)}
     return frozenset(stems | _with_short_days(days))
+
+
+def _compounds(tokens: list[Token]) -> Iterator[tuple[int, str]]:
+    """Two adjacent words said as the one word a column name writes ("picked up" says
+    "pickup": `joined`), each with the position of its first word."""
+    for k, (first, second) in enumerate(zip(tokens, tokens[1:], strict=False)):
+        if first.text.isalpha() and second.text.isalpha():
+            yield k, joined(first.text, second.text)
 
 
 def guess_type(lexeme: Lexeme, previous: Lexeme | None) -> EntityType:
@@ -675,6 +689,7 @@ class Reader:
                 ),
                 asks=bool(row) and _asks(lexed, row),
                 refers=any(lx.cat == "PRON" for lx in row),
+                breaks=tuple(lx.start for lx in row if lx.cat == "SEP"),
             )
             drafts = {}  # id(claim) -> the draft it was attached from
             claims = []
@@ -1054,7 +1069,44 @@ class Reader:
         """A value no entity is named for: the one entity holding the attribute the sentence
         names ("orders over €60 ship free": the shop's free_shipping_over), else the entity
         in focus."""
-        return self._attach_named(draft, sentence) or self._attach_focus(draft, resolver, sentence)
+        return (
+            self._attach_named(draft, sentence)
+            or self._attach_one_named(draft, sentence)
+            or self._attach_focus(draft, resolver, sentence)
+        )
+
+    def _attach_one_named(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
+        """ "How about Blueface at the Fillmore on March 3rd?", "There is an event next Tuesday
+        for Alejandro Sanz": a typed value no subject claims, in a clause that names one KB
+        entity and nothing else, is said of that entity when its words or its type pick one of
+        the entity's attributes (`choose_attribute`). A bare number or free text could be
+        anything's."""
+        value = draft.value
+        ids = {m[2] for m in sentence.named}
+        if draft.subject is not None or draft.negated or value.value_type in _OPEN_TYPES:
+            return None
+        if not draft.lead_words:
+            return None  # "Today's class is at 10am": a value opening its clause qualifies it
+        if len(ids) != 1 or None in ids:
+            return None
+        if any(
+            min(m[0], value.start) < b < max(m[1], value.end)
+            for m in sentence.named
+            for b in sentence.breaks
+        ):
+            return None  # "Most stay two hours, though the tour takes 45 minutes": another clause
+        entity = self.index.entities.get(next(iter(ids)) or "")
+        shared = entity is not None and any(
+            h.entity_id != entity.id for h in self.index.names.get(entity.label)
+        )
+        if entity is None or shared:
+            return None  # a name several rows share: their values tell which (`_by_values`)
+        picked = choose_attribute(
+            replace(draft, direct=True), entity.id, self.index, sentence.words_for(value)
+        )
+        if picked is None:
+            return None
+        return AttachedClaim(draft, entity.label, entity.id, "Implicit", *picked, value)
 
     def _attach_focus(
         self, draft: ClaimDraft, resolver: ReferenceResolver, sentence: _Sentence

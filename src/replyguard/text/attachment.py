@@ -18,7 +18,7 @@ from replyguard.text.claims import PREPOSITIONS, ClaimDraft
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import NUMBER_WORDS, WEEKDAYS
-from replyguard.text.words import stem
+from replyguard.text.words import joined, stem
 from replyguard.values import number_key, order_key, round_the_clock
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
@@ -158,7 +158,7 @@ def _said_end(draft: ClaimDraft, index: KBIndex) -> str | None:
     metta/lexicon.metta)."""
     words = {stem(w) for w in draft.lead_words}
     # a bound's compound said apart ("pick up on March 8" names "pickup")
-    words |= {a + b for a in draft.lead_words for b in draft.lead_words if a != b}
+    words |= {joined(a, b) for a in draft.lead_words for b in draft.lead_words if a != b}
     if draft.lead_words & _UNTIL:
         return "high"  # "open until 9pm"
     low = any(stem(a) in words for a, _ in index.range_bounds)

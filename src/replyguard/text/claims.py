@@ -337,6 +337,9 @@ class ClaimTransformer(Transformer):
                         elif not named:
                             subject = None  # "the meeting with John is at 2pm": not about John
                         continue
+                    # "... for pickup at 12 pm, and return it on March 10th": a subject said
+                    # anew comes with a verb of its own; the last value's cue does not carry
+                    last_cues = ()
                     if _expletive(item):
                         continue  # "it will rain in Chicago": "it" names nothing
                     if item.after_cue and named and subject is not None and not item.focus:

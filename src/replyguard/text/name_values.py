@@ -32,7 +32,7 @@ from replyguard.text.lexicon import KBIndex, WordLists, phrase_key
 from replyguard.text.places import place_at
 from replyguard.text.words import stem
 
-_MAX_WORDS = 6
+_MAX_WORDS = 8  # "Bobby Dodd Stadium at Historic Grant Field"
 _ABBREVIATION = 3  # letters in a state's or country's abbreviation
 _TEXTUAL = (ValueType.text, ValueType.enum)
 

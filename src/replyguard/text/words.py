@@ -34,6 +34,16 @@ def stem(word: str) -> str:
     return w
 
 
+def joined(first: str, second: str) -> str:
+    """Two words said apart as the one word a name writes them as: "picked up" is "pickup",
+    "dropped off" "dropoff", "checked in" "checkin" (the first word's stem, a doubled last
+    letter undone, then the second word)."""
+    head = stem(first)
+    if len(head) > 3 and head[-1] == head[-2]:
+        head = head[:-1]
+    return stem(head + second.lower())
+
+
 def content_stems(words: list[str]) -> list[str]:
     """Stems of the words that carry content, in order, without repeats."""
     out: list[str] = []
