@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from replyguard.models import Entity
     from replyguard.stages.context import CallContext
     from replyguard.text.lexer import LexedText, Lexeme
-    from replyguard.text.tokens import Sentence
+    from replyguard.text.tokens import Sentence, Token
 
 
 class Spanned(Protocol):
@@ -70,3 +70,17 @@ def offered(engine: Engine, ctx: CallContext) -> list[tuple[Lexeme, Entity]]:
         for lexeme in ctx.reply.lexed.lexemes
         if lexeme.cat == "ENT" and len(lexeme.entity_ids) == 1 and within(plain, lexeme.start)
     ]
+
+
+def voiced(engine: Engine, ctx: CallContext) -> list[tuple[Token, Entity]]:
+    """The organisation the reply speaks for ("we", "our": the one that qualifies), with the
+    first of its voice's words in a sentence that asks and regrets nothing: what it says it
+    does, it offers itself."""
+    if len(engine.organisations) != 1:
+        return []
+    voice = {str(w) for (w,) in engine.host.facts("organisation-voice")}
+    plain = plain_sentences(ctx.reply.lexed)
+    for token in ctx.reply.lexed.tokens:
+        if token.lower in voice and within(plain, token.start):
+            return [(token, engine.index.entities[engine.organisations[0]])]
+    return []
