@@ -207,3 +207,12 @@ def test_one_of_several_the_user_has(hire, said, reply, flagged):
     assert bool(_prior(result)) is flagged
     if flagged:
         assert result.recommendation.kind == R.Regenerate
+
+
+@pytest.mark.parametrize(
+    ("query", "outside"),
+    [("I'm 11, what could I hire?", True), ("I'm 14, what could I hire?", False)],
+)
+def test_an_age_said_in_the_question_itself(hire, query, outside):
+    result = check(hire, "A kayak would be a great choice.", query)
+    assert bool(_prior(result)) is outside

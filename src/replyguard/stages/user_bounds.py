@@ -321,7 +321,7 @@ def _ages(engine: Engine, users: list[TurnReading]) -> list[tuple[int, TurnReadi
     out = []
     for reading in users:
         lexed = reading.reading.lexed
-        plain = _plain(lexed, user=True)
+        plain = _plain(lexed, user=True, questions=True)  # "I'm 15, which gigs can I go to?"
         for k, number in _numbers(lexed):
             if not _in(plain, lexed.tokens[k].start):
                 continue

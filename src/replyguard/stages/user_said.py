@@ -43,16 +43,19 @@ def asks(lexed: LexedText, sentence: Sentence) -> bool:
     return lexed.text[sentence.start : sentence.end + 1].rstrip().endswith("?")
 
 
-def plain_sentences(lexed: LexedText, *, user: bool = False) -> list[tuple[int, int]]:
-    """(start, end) of the sentences that ask nothing and deny (or, in a reply, regret)
-    nothing: a user's question states no need ("is it free or is there a fee?")."""
+def plain_sentences(
+    lexed: LexedText, *, user: bool = False, questions: bool = False
+) -> list[tuple[int, int]]:
+    """(start, end) of the sentences that ask nothing (unless `questions`) and deny (or, in a
+    reply, regret) nothing: a user's question states no need ("is it free or is there a
+    fee?"), though it may say an age ("I'm 15, which gigs can I go to?")."""
     kinds = DENIALS if user else _REGRETS
     negative = [m.start for m in lexed.markers if m.kind in kinds]
     negative += [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
     return [
         (s.start, s.end + 1)
         for s in lexed.sentences
-        if not asks(lexed, s) and not any(s.start <= m <= s.end for m in negative)
+        if (questions or not asks(lexed, s)) and not any(s.start <= m <= s.end for m in negative)
     ]
 
 
