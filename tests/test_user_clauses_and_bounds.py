@@ -1,9 +1,11 @@
 """What the user said of themselves, read closer (stages/user_needs.py, stages/user_bounds.py,
-stages/coherence.py; `need-words`, `bound-words`, `UserSaid` in metta/hallucination.metta), on a
-lakeside boat hire's KB: the only days or parts of the day in the clause that says "only", a
-range of times judged by its start, bounds of a column (`min_age`, `max_paddler_weight`) and
-of the user ("at least three bedrooms"), a need named by another word, the organisation that
-speaks offering itself, and a yes/no question to "you" answered with other facts."""
+stages/coherence.py; `need-words`, `bound-words`, `several-words`, `UserSaid` in
+metta/hallucination.metta), on a lakeside boat hire's KB: the only days or parts of the day in
+the clause that says "only", a range of times judged by its start, bounds of a column
+(`min_age`, `max_paddler_weight`) and of the user ("at least three bedrooms"), an age said in
+a question, a need named by another word, the organisation that speaks offering itself, one of
+several the user has, another value of theirs, and a yes/no question to "you" answered with
+other facts."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ HIRE = {
                 "parking": True,
                 "cafe": False,
                 "wheelchair_access": False,
+                "cards_taken": ["Visa", "Mastercard"],
             },
         },
         {
@@ -216,3 +219,16 @@ def test_one_of_several_the_user_has(hire, said, reply, flagged):
 def test_an_age_said_in_the_question_itself(hire, query, outside):
     result = check(hire, "A kayak would be a great choice.", query)
     assert bool(_prior(result)) is outside
+
+
+@pytest.mark.parametrize(
+    ("reply", "flagged"),
+    [
+        ("We'll happily take your Mastercard at the jetty.", True),
+        ("We'll happily take your Visa at the jetty.", False),
+        ("We take Mastercard too, and your Visa is fine.", False),
+    ],
+)
+def test_another_value_given_as_the_users(hire, reply, flagged):
+    result = check(hire, reply, "Can I pay by card?", _said("I've only got a Visa card on me."))
+    assert bool(_prior(result)) is flagged

@@ -19,6 +19,9 @@ cannot take, or another person of theirs than the one they spoke of.
   somewhere that takes dogs" - pets_allowed); a reply that offers an entity whose KB value of
   it is no contradicts it, and so does a reply that speaks for an organisation whose own value
   of it is no ("we'd be happy to board your dog and your cat" - cats no).
+- **A value of theirs.** "I've got a Baxi combi boiler" and then "your Vaillant boiler": the
+  reply gives, as the user's, another value of a KB column than the one the user said of
+  theirs in a statement about themselves, and never says theirs.
 - **Who or what they spoke of.** "My son" and then "your daughter's check-up", "my rabbit" and
   then "your dog": the reply names, as the user's, a person (`party-noun` of one in
   metta/lexicon.metta) or a kind of thing the KB tells apart by the first word of its names
@@ -84,6 +87,7 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
         *_denied_candidates(engine, ctx, users),
         *_need_candidates(engine, ctx, users),
         *_person_candidates(engine, ctx, users),
+        *_value_candidates(ctx, users),
         *_choice_candidates(engine, ctx, users),
         *_unneeded_candidates(ctx, users),
         *bound_candidates(engine, ctx, users),
@@ -582,3 +586,36 @@ def _person_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
         reason = f"speaks of the user's {named}, and the reply of their {word}"
         out.append(Found("OtherPerson", reading, reply.tokens[k], reason, f"Say {named}"))
     return out
+
+
+def _value_candidates(ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """A KB value the reply gives as the user's, right after "your", where the latest user
+    statement about themselves that gave a value of that column gave another, and the reply
+    says none of the user's values of it (module doc: a value of theirs)."""
+    theirs: dict[str, tuple[set[str], TurnReading]] = {}
+    for said in _statements(users):
+        lexemes = [lx for lx in said.lexed.lexemes if said.start <= lx.start < said.end]
+        if not any(lx.cat == "SELF" for lx in lexemes):
+            continue
+        given: dict[str, set[str]] = {}
+        for lx in lexemes:
+            if lx.cat == "VAL" and lx.attributes and lx.value_key and not lx.name_value:
+                given.setdefault(lx.attributes[0], set()).add(lx.value_key)
+        theirs.update({a: (keys, said.turn) for a, keys in given.items()})
+    if not theirs:
+        return []
+    lexemes = ctx.reply.lexed.lexemes
+    said_keys = {lx.value_key for lx in lexemes if lx.cat == "VAL"}
+    plain = _plain(ctx.reply.lexed)
+    for before, lx in zip(lexemes, lexemes[1:], strict=False):
+        if before.cat != "ADDR" or lx.cat != "VAL" or not lx.attributes or not lx.value_key:
+            continue
+        found = theirs.get(lx.attributes[0])
+        if found is None or lx.value_key in found[0] or found[0] & said_keys:
+            continue
+        if not _in(plain, lx.start):
+            continue
+        attribute = lx.attributes[0]
+        reason = f"gave the user's {attribute}, and the reply gives them '{lx.text}'"
+        return [Found("OtherValue", found[1], lx, reason, f"Give the user's own {attribute}")]
+    return []
