@@ -332,7 +332,10 @@ def _answers_another_polar(engine: Engine, ctx: CallContext, focus_entity: str |
     """A yes/no question about a yes/no attribute of the entity it names ("is the studio
     step-free?" of step_free) answered by other attributes of it and by no word of the asked
     one ("the studio holds twelve people"). The attribute is the one whose name shares a word
-    with the question; the caller has seen no yes, no or value of what was asked."""
+    with the question; the caller has seen no yes, no or value of what was asked. A question
+    that names nothing and asks "you" ("do you have a vet on call?") asks the organisation the
+    reply speaks for."""
+    focus_entity = _addressed(engine, ctx, focus_entity)
     if focus_entity not in engine.index.entities or not ctx.claims:
         return False
     asked = _asked_polar(engine, ctx, focus_entity)
@@ -341,6 +344,14 @@ def _answers_another_polar(engine: Engine, ctx: CallContext, focus_entity: str |
     reply_stems = set(ctx.reply.lexed.stems)
     claimed = {c.attached.predicate for c in ctx.claims}
     return not (asked & claimed) and not any(engine.index.polar[a] & reply_stems for a in asked)
+
+
+def _addressed(engine: Engine, ctx: CallContext, focus_entity: str | None) -> str | None:
+    """The entity a question asks about: the one it names, else, when it asks "you", the
+    organisation the reply speaks for (when one does)."""
+    if focus_entity is None and any(lx.cat == "ADDR" for lx in ctx.query_reading.lexed.lexemes):
+        return engine.organisations[0] if len(engine.organisations) == 1 else None
+    return focus_entity
 
 
 def _asked_polar(engine: Engine, ctx: CallContext, entity_id: str | None) -> set[str]:
@@ -415,7 +426,8 @@ def _states_asked(
     the yes/no attribute it asks, a value of the attribute the question names or of the kind of
     value it holds ("Is it from 2015?" - "It's from 2011"), or, to a question asking for
     things (`instance-request`: "Can you find ...", "anything else?"), a KB entity the
-    question does not name."""
+    question does not name; a question that asks "you" for the whole of a yes/no attribute of
+    the organisation ("do you have an indoor arena?") asks no things."""
     reply_stems = set(ctx.reply.lexed.stems)
     if any(engine.index.polar[a] <= reply_stems for a in _asked_polar(engine, ctx, focus_entity)):
         return True  # "are you open late?" - "we aren't open late": the reply says it, in words
@@ -431,6 +443,12 @@ def _states_asked(
         return True
     if not query.markers_of("instance-request"):
         return False
+    organisation = _addressed(engine, ctx, focus_entity)
+    query_stems = set(query.stems)
+    if organisation != focus_entity and any(
+        engine.index.polar[a] <= query_stems for a in _asked_polar(engine, ctx, organisation)
+    ):
+        return False  # "do you have a vet on call?" asks the organisation's vet_on_call
     asked = {m.entity_id for m in ctx.query_reading.mentions}
     return any(m.entity_id not in asked for m in ctx.reply.mentions)
 

@@ -8,10 +8,18 @@
   text/details.py), or how many they have ("we have three terriers", `having-words`), against
   a thing whose capacity (a number column named by a `capacity-words` word) is smaller.
 
+- **A measure, or a bound of one.** "I weigh about 90 kg" against a column whose name holds a
+  `bound-words` word of the highest (`max_rider_weight` "80 kg"), or of the lowest, in the same
+  unit (the cell's, or a word of the column's name for a bare number); "we need at least three
+  bedrooms" (a number after a `bound-words` word of the lowest, or of the highest) against the
+  column the noun names (`bedrooms` 2). An age column with a bare number is such a bound too
+  (`min_age` 8 is the band "8+").
+
 With several ages said (two children), an offer fits when any of them is in its band. Only
 sentences that deny or regret nothing offer ("Stay and Play is only for under-3s, so it won't
 suit him"). The words are rules (`age-words`, `age-units`, `age-verbs`, `age-persons`,
-`capacity-words` in metta/hallucination.metta); how sure each flag is too (`UserSaid`).
+`capacity-words`, `bound-words` in metta/hallucination.metta); how sure each flag is too
+(`UserSaid`).
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from replyguard.stages.user_said import Found, offered
 from replyguard.stages.user_said import plain_sentences as _plain
 from replyguard.stages.user_said import within as _in
 from replyguard.text.details import NUMBER_WORDS, party_details
+from replyguard.text.words import stem
 
 if TYPE_CHECKING:
     from replyguard.dialogue import TurnReading
@@ -47,7 +56,9 @@ def bound_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
     """The reply's offers outside an age or a party size the user gave (module doc)."""
     ages = _ages(engine, users)
     party = _party(engine, users)
-    if not ages and party is None:
+    bounds = _bound_words(engine)
+    measures = _measures(users, bounds)
+    if not ages and party is None and not measures:
         return []
     age_columns = _columns(engine, "age-words")
     capacity_columns = _columns(engine, "capacity-words")
@@ -58,10 +69,135 @@ def bound_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
             continue
         seen.add(entity.id)
         if ages:
-            out.extend(_age_found(entity, ages, age_columns, lexeme))
+            out.extend(_age_found(entity, ages, age_columns, bounds, lexeme))
         if party is not None:
             out.extend(_party_found(entity, party, capacity_columns, lexeme))
+        out.extend(_measure_found(entity, measures, bounds, lexeme))
     return out
+
+
+def one_of_several(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """The user said they have several of a thing ("I have two children", `having-words`), and
+    the reply speaks of one of theirs ("for your child", "your dog": a `party-noun` of One
+    beside one of Many, or the singular of the user's word) and of no more ("both", "each", a
+    number of two or more: `several-words`)."""
+    having = frozenset(str(engine.setting("having-words")).split())
+    said = None
+    for reading in users:
+        owned = _had(reading.reading.lexed, having)
+        if owned is not None and owned[0] > 1:
+            said = owned, reading
+    if said is None:
+        return []
+    (count, noun), reading = said
+    kinds = engine.words.markers.get
+    reply = ctx.reply.lexed
+    tokens = reply.tokens
+    several = set(str(engine.setting("several-words")).split())
+    if any(t.lower in several for t in tokens) or any(n > 1 for _, n in _numbers(reply)):
+        return []
+    plain = _plain(reply)
+    many = "party-noun:Many" in (str(x) for x in kinds(noun))
+    for k in range(1, len(tokens)):
+        word = tokens[k].lower
+        if "addressee" not in kinds(tokens[k - 1].lower) or not _in(plain, tokens[k].start):
+            continue
+        one = "party-noun:One" in (str(x) for x in kinds(word))
+        if (many and one) or (word != noun and stem(word) == stem(noun)):
+            reason = f"says the user has {count} {noun}, and the reply speaks of their {word}"
+            return [Found("OneOfSeveral", reading, tokens[k], reason, f"Speak of all {count}")]
+    return []
+
+
+def _bound_words(engine: Engine) -> dict[str, str]:
+    """`bound-words` (WORD:SIDE): the words that make a number or a column a bound, each with
+    the side it bounds ("low": at least, "high": at most)."""
+    pairs = (p.split(":", 1) for p in str(engine.setting("bound-words")).split())
+    return {word: side for word, side in pairs}
+
+
+def _side(attribute: str, bounds: dict[str, str]) -> str | None:
+    """The side a column bounds by a word of its name (`max_rider_weight`: "high"), or None."""
+    sides = {bounds[w] for w in (x.lower() for x in name_words(attribute)) if w in bounds}
+    return sides.pop() if len(sides) == 1 else None
+
+
+@dataclass(frozen=True)
+class _Measure:
+    """A number with its unit (a word's stem) the user said of themselves, and the side it
+    bounds when a `bound-words` word comes before it ("at least three bedrooms")."""
+
+    number: float
+    unit: str
+    side: str | None
+    turn: TurnReading
+    text: str
+
+
+def _measures(users: list[TurnReading], bounds: dict[str, str]) -> list[_Measure]:
+    """Each number before a word in the users' statements about themselves (a sentence with a
+    self-reference that asks and denies nothing): "I weigh about 90 kg", "we need at least
+    three bedrooms"."""
+    out = []
+    for reading in users:
+        lexed = reading.reading.lexed
+        plain = _plain(lexed, user=True)
+        selves = [lx.start for lx in lexed.lexemes if lx.cat == "SELF"]
+        spans = [(a, b) for a, b in plain if any(a <= s < b for s in selves)]
+        tokens = lexed.tokens
+        for k, number in _numbers(lexed):
+            if k + 1 >= len(tokens) or not _in(spans, tokens[k].start):
+                continue
+            unit = tokens[k + 1]
+            if unit.kind != "word" or unit.lower in _AFTER_AN_AGE or unit.lower in NUMBER_WORDS:
+                continue
+            before = [t.lower for t in tokens[max(0, k - 2) : k] if t.lower != "of"]
+            side = bounds.get(before[-1]) if before else None
+            text = lexed.text[tokens[k].start : unit.end]
+            out.append(_Measure(number, stem(unit.lower), side, reading, text))
+    return out
+
+
+_CELL = re.compile(r"(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[^\W\d_]+)?")
+
+
+def _measure_found(
+    entity: Entity, measures: list[_Measure], bounds: dict[str, str], lexeme: Lexeme
+) -> list[Found]:
+    """The first measure the entity's columns put out of bounds: a bound column (by its name)
+    below or above what the user said, in the same unit; or a column a bound the user set
+    names, holding less (or more) than it."""
+    for attribute in entity.attributes:
+        held = entity.values_of(attribute)[0]
+        if len(held) != 1 or isinstance(held[0], bool):
+            continue
+        cell = _CELL.fullmatch(str(held[0]).strip())
+        if cell is None:
+            continue
+        value = float(cell["number"])
+        named = {stem(w.lower()) for w in name_words(attribute)}
+        column_side = _side(attribute, bounds)
+        for measure in measures:
+            unit = stem(cell["unit"].lower()) if cell["unit"] else None
+            if not (measure.unit == unit or (unit is None and measure.unit in named)):
+                continue
+            if measure.side is None:  # what the user is or has, against the column's bound
+                if column_side is None:
+                    continue
+                out = measure.number > value if column_side == "high" else measure.number < value
+            else:  # the user's bound, against what the column holds
+                if column_side is not None:
+                    continue  # a bound against a bound tells nothing
+                out = value < measure.number if measure.side == "low" else value > measure.number
+            if not out:
+                continue
+            reason = (
+                f"says {measure.text}, and {entity.label}'s {attribute} is '{held[0]}' in the "
+                f"knowledge base"
+            )
+            fix = f"Offer something whose {attribute} fits {measure.text}"
+            return [Found("Measure", measure.turn, lexeme, reason, fix)]
+    return []
 
 
 def _columns(engine: Engine, setting: str) -> set[str]:
@@ -74,10 +210,12 @@ def _age_found(
     entity: Entity,
     ages: list[tuple[int, TurnReading]],
     columns: set[str],
+    bounds: dict[str, str],
     lexeme: Lexeme,
 ) -> list[Found]:
     for attribute in sorted(columns & set(entity.attributes)):
-        bands = [b for v in entity.values_of(attribute)[0] if (b := _band(str(v)))]
+        side = _side(attribute, bounds)
+        bands = [b for v in entity.values_of(attribute)[0] if (b := _band(str(v), side))]
         if not bands:
             continue
         if any(low <= age <= high for age, _ in ages for low, high in bands):
@@ -110,8 +248,11 @@ def _party_found(
     return []
 
 
-def _band(value: str) -> tuple[int, int] | None:
-    """(lowest, highest) age of a band cell: "3-5", "5 to 8", "12+"."""
+def _band(value: str, side: str | None) -> tuple[int, int] | None:
+    """(lowest, highest) age of a band cell: "3-5", "5 to 8", "12+", or a bare number of a
+    column that bounds one side (`side`: `min_age` 8 is "8+")."""
+    if side is not None and value.strip().isdigit():
+        return (int(value), 1_000) if side == "low" else (0, int(value))
     m = _BAND.fullmatch(value.strip())
     if m is None:
         return None
@@ -132,17 +273,17 @@ def _party(engine: Engine, users: list[TurnReading]) -> tuple[int, TurnReading] 
             found = int(sizes[-1].value_key), reading
         owned = _had(lexed, having)
         if owned is not None:
-            found = owned, reading
+            found = owned[0], reading
     return found
 
 
 _HAVER_LOOKBACK = 2  # tokens back from the verb to the user ("I", "we", "I 've")
 
 
-def _had(lexed: LexedText, having: frozenset[str]) -> int | None:
-    """How many things the user says they have, the last said: a number right after a
-    `having-words` verb of a self-reference, before a word ("we have three terriers", "I've got
-    2 kids"), in a sentence that asks and denies nothing."""
+def _had(lexed: LexedText, having: frozenset[str]) -> tuple[int, str] | None:
+    """How many things the user says they have and the word for them, the last said: a number
+    right after a `having-words` verb of a self-reference, before a word ("we have three
+    terriers", "I've got 2 kids"), in a sentence that asks and denies nothing."""
     plain = _plain(lexed, user=True)
     selves = [lx.end_tok for lx in lexed.lexemes if lx.cat == "SELF"]
     found = None
@@ -156,7 +297,7 @@ def _had(lexed: LexedText, having: frozenset[str]) -> int | None:
             continue
         after = lexed.tokens[k + 1]
         if after.kind == "word" and _in(plain, lexed.tokens[k].start):
-            found = number
+            found = number, after.lower
     return found
 
 
@@ -180,7 +321,7 @@ def _ages(engine: Engine, users: list[TurnReading]) -> list[tuple[int, TurnReadi
     out = []
     for reading in users:
         lexed = reading.reading.lexed
-        plain = _plain(lexed, user=True)
+        plain = _plain(lexed, user=True, questions=True)  # "I'm 15, which gigs can I go to?"
         for k, number in _numbers(lexed):
             if not _in(plain, lexed.tokens[k].start):
                 continue

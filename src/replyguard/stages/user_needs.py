@@ -15,7 +15,13 @@ cannot take, or another person of theirs than the one they spoke of.
   they do ("since you need round-the-clock access").
 - **What they need.** A user sentence about themselves that names a yes/no attribute of the KB
   by its head word ("I use a wheelchair" - wheelchair_access, "my guide dog" - dogs_allowed)
-  says they need it; a reply that offers an entity whose KB value of it is no contradicts it.
+  says they need it (or names it by a `need-words` word: "we have a spaniel, so we need
+  somewhere that takes dogs" - pets_allowed); a reply that offers an entity whose KB value of
+  it is no contradicts it, and so does a reply that speaks for an organisation whose own value
+  of it is no ("we'd be happy to board your dog and your cat" - cats no).
+- **A value of theirs.** "I've got a Baxi combi boiler" and then "your Vaillant boiler": the
+  reply gives, as the user's, another value of a KB column than the one the user said of
+  theirs in a statement about themselves, and never says theirs.
 - **Who or what they spoke of.** "My son" and then "your daughter's check-up", "my rabbit" and
   then "your dog": the reply names, as the user's, a person (`party-noun` of one in
   metta/lexicon.metta) or a kind of thing the KB tells apart by the first word of its names
@@ -40,9 +46,9 @@ from replyguard.metta_host import Sym
 from replyguard.models import Evidence, HallucinationType, Span
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
-from replyguard.stages.user_bounds import bound_candidates
+from replyguard.stages.user_bounds import bound_candidates, one_of_several
 from replyguard.stages.user_kinds import kind_candidates
-from replyguard.stages.user_said import Found
+from replyguard.stages.user_said import Found, voiced
 from replyguard.stages.user_said import asks as _asks
 from replyguard.stages.user_said import offered as _offered
 from replyguard.stages.user_said import plain_sentences as _plain
@@ -81,9 +87,11 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
         *_denied_candidates(engine, ctx, users),
         *_need_candidates(engine, ctx, users),
         *_person_candidates(engine, ctx, users),
+        *_value_candidates(ctx, users),
         *_choice_candidates(engine, ctx, users),
         *_unneeded_candidates(ctx, users),
         *bound_candidates(engine, ctx, users),
+        *one_of_several(engine, ctx, users),
         *kind_candidates(engine, ctx, users),
     ]
     return [
@@ -116,6 +124,33 @@ class _Statement:
     def words(self) -> set[str]:
         return {t.lower for _, t in self.tokens()}
 
+    def restricted(self, restricting: set[str], listed: set[str]) -> list[tuple[int, int]]:
+        """(start, end) of each clause of the sentence that holds a `restricting` word, with the
+        lists that continue it ("only on Tuesday, Wednesday or Friday"): what another clause
+        says of days ("I can only do Saturdays, weekdays are impossible") restricts nothing. A
+        clause ends at a mark or a conjunction; the next one continues a list when all its words
+        are `listed` words, function words or dates and times."""
+        dated = [(m.start, m.end) for m in self.lexed.temporal]
+        clauses: list[list[Token]] = [[]]
+        for _, token in self.tokens():
+            if token.lower in _CLAUSE_ENDS:
+                clauses.append([])
+            else:
+                clauses[-1].append(token)
+        out: list[tuple[int, int]] = []
+        restricts = False
+        for clause in (c for c in clauses if c):
+            words = [t for t in clause if t.kind == "word"]
+            if any(t.lower in restricting for t in words):
+                restricts = True
+            elif not restricts or not all(
+                t.lower in listed or t.lower in STOPWORDS or _in(dated, t.start) for t in words
+            ):
+                restricts = False
+                continue
+            out.append((clause[0].start, clause[-1].end))
+        return out
+
 
 def _statements(users: list[TurnReading]) -> Iterator[_Statement]:
     """The users' statements (`_Statement`), in the order they were said."""
@@ -125,19 +160,26 @@ def _statements(users: list[TurnReading]) -> Iterator[_Statement]:
             yield _Statement(reading, lexed, a, b)
 
 
+# what ends a clause of a user's sentence (`_Statement.restricted`)
+_CLAUSE_ENDS = frozenset({",", ";", ":", "-", "–", "—", "(", ")"}) | frozenset(
+    {"but", "because", "so", "since", "as", "while", "though", "although", "cos"}
+)
+
+
 def _day_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
     restricting = set(str(engine.setting("restricting-words")).split())
+    listed = set(_DAY_SETS)  # the weekdays themselves are dates
     allowed: tuple[TurnReading, set[str]] | None = None
     for said in _statements(users):  # the latest restriction holds
-        words = said.words()
-        if not words & restricting:
+        clauses = said.restricted(restricting, listed)
+        if not clauses:
             continue
         days = {
-            d
-            for m in said.lexed.temporal
-            if said.start <= m.start < said.end and (d := mention_weekday(m))
+            d for m in said.lexed.temporal if _in(clauses, m.start) and (d := mention_weekday(m))
         }
-        days |= {d for w in words for d in _DAY_SETS.get(w, ())}
+        days |= {
+            d for _, t in said.tokens() if _in(clauses, t.start) for d in _DAY_SETS.get(t.lower, ())
+        }
         if days:
             allowed = (said.turn, days)
     if allowed is None:
@@ -163,13 +205,16 @@ _DAY_SETS = {
 }
 
 _SIDES = (("order-after", "after"), ("order-before", "before"))
+# what joins the two ends of a range of times: "from 9am to 12:30pm", "9am - 12:30pm"
+_RANGE_WORDS = frozenset({"to", "till", "until", "-", "–", "and"})
 
 
 def _part_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading]) -> list[Found]:
     """The latest user statement restricting itself to parts of the day ("I can only manage
     afternoons", `restricting-words` and `day-parts`), against a reply whose times all fall
     outside those parts; a time in a part's last hour still fits it (a morning session that
-    finishes at 12:30)."""
+    finishes at 12:30), and a time that ends a range is judged by its start ("the morning
+    session from 7:30am to 12:30pm" is no afternoon)."""
     restricting = set(str(engine.setting("restricting-words")).split())
     parts: dict[str, tuple[int, int]] = {}
     for pair in str(engine.setting("day-parts")).split():
@@ -178,16 +223,25 @@ def _part_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
         parts[stem(word)] = (int(first), int(last))
     allowed: tuple[TurnReading, list[str]] | None = None
     for said in _statements(users):  # the latest restriction holds
-        words = said.words()
-        named = sorted({stem(w) for w in words} & parts.keys())
-        if words & restricting and named:
+        listed = {t.lower for _, t in said.tokens() if stem(t.lower) in parts}
+        clauses = said.restricted(restricting, listed)
+        named = sorted(
+            {stem(t.lower) for _, t in said.tokens() if _in(clauses, t.start)} & parts.keys()
+        )
+        if named:
             allowed = (said.turn, named)
     if allowed is None:
         return []
     reading, named = allowed
     plain = _plain(ctx.reply.lexed)
     times = [m for m in ctx.reply.lexed.temporal if m.time is not None and _in(plain, m.start)]
-    if not times or any(parts[p][0] <= m.time.hour <= parts[p][1] for m in times for p in named):
+    text = ctx.reply.lexed.text
+    starts = [  # "from 7:30am to 12:30pm": the range's end is no time offered
+        m
+        for k, m in enumerate(times)
+        if k == 0 or text[times[k - 1].end : m.start].strip().lower() not in _RANGE_WORDS
+    ]
+    if not starts or any(parts[p][0] <= m.time.hour <= parts[p][1] for m in starts for p in named):
         return []
     said = " or ".join(named)
     reason = f"said the user can only come in the {said}, and the reply offers {times[0].text}"
@@ -364,6 +418,8 @@ def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
     heads = {a: h for a in index.polar if (h := _head_stem(a))}
     if not heads:
         return []
+    pairs = (p.split(":", 1) for p in str(engine.setting("need-words")).split())
+    synonyms = {stem(word): stem(head) for word, head in pairs}
     needs: dict[str, TurnReading] = {}
     for said in _statements(users):
         if not any(
@@ -371,13 +427,14 @@ def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
         ):
             continue
         stems = {stem(w.replace("-", "")) for w in said.words()}
+        stems |= {synonyms[s] for s in stems if s in synonyms}
         for attribute, head in heads.items():
             if head in stems:
                 needs[attribute] = said.turn
     if not needs:
         return []
     out: list[Found] = []
-    for lexeme, entity in _offered(engine, ctx):
+    for lexeme, entity in [*_offered(engine, ctx), *voiced(engine, ctx)]:
         for attribute, reading in needs.items():
             held = entity.values_of(attribute)[0] if attribute in entity.attributes else []
             if len(held) != 1 or index.polarity(held[0]) is not False:
@@ -529,3 +586,36 @@ def _person_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading
         reason = f"speaks of the user's {named}, and the reply of their {word}"
         out.append(Found("OtherPerson", reading, reply.tokens[k], reason, f"Say {named}"))
     return out
+
+
+def _value_candidates(ctx: CallContext, users: list[TurnReading]) -> list[Found]:
+    """A KB value the reply gives as the user's, right after "your", where the latest user
+    statement about themselves that gave a value of that column gave another, and the reply
+    says none of the user's values of it (module doc: a value of theirs)."""
+    theirs: dict[str, tuple[set[str], TurnReading]] = {}
+    for said in _statements(users):
+        lexemes = [lx for lx in said.lexed.lexemes if said.start <= lx.start < said.end]
+        if not any(lx.cat == "SELF" for lx in lexemes):
+            continue
+        given: dict[str, set[str]] = {}
+        for lx in lexemes:
+            if lx.cat == "VAL" and lx.attributes and lx.value_key and not lx.name_value:
+                given.setdefault(lx.attributes[0], set()).add(lx.value_key)
+        theirs.update({a: (keys, said.turn) for a, keys in given.items()})
+    if not theirs:
+        return []
+    lexemes = ctx.reply.lexed.lexemes
+    said_keys = {lx.value_key for lx in lexemes if lx.cat == "VAL"}
+    plain = _plain(ctx.reply.lexed)
+    for before, lx in zip(lexemes, lexemes[1:], strict=False):
+        if before.cat != "ADDR" or lx.cat != "VAL" or not lx.attributes or not lx.value_key:
+            continue
+        found = theirs.get(lx.attributes[0])
+        if found is None or lx.value_key in found[0] or found[0] & said_keys:
+            continue
+        if not _in(plain, lx.start):
+            continue
+        attribute = lx.attributes[0]
+        reason = f"gave the user's {attribute}, and the reply gives them '{lx.text}'"
+        return [Found("OtherValue", found[1], lx, reason, f"Give the user's own {attribute}")]
+    return []

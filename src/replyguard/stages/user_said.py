@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from replyguard.models import Entity
     from replyguard.stages.context import CallContext
     from replyguard.text.lexer import LexedText, Lexeme
-    from replyguard.text.tokens import Sentence
+    from replyguard.text.tokens import Sentence, Token
 
 
 class Spanned(Protocol):
@@ -43,16 +43,19 @@ def asks(lexed: LexedText, sentence: Sentence) -> bool:
     return lexed.text[sentence.start : sentence.end + 1].rstrip().endswith("?")
 
 
-def plain_sentences(lexed: LexedText, *, user: bool = False) -> list[tuple[int, int]]:
-    """(start, end) of the sentences that ask nothing and deny (or, in a reply, regret)
-    nothing: a user's question states no need ("is it free or is there a fee?")."""
+def plain_sentences(
+    lexed: LexedText, *, user: bool = False, questions: bool = False
+) -> list[tuple[int, int]]:
+    """(start, end) of the sentences that ask nothing (unless `questions`) and deny (or, in a
+    reply, regret) nothing: a user's question states no need ("is it free or is there a
+    fee?"), though it may say an age ("I'm 15, which gigs can I go to?")."""
     kinds = DENIALS if user else _REGRETS
     negative = [m.start for m in lexed.markers if m.kind in kinds]
     negative += [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
     return [
         (s.start, s.end + 1)
         for s in lexed.sentences
-        if not asks(lexed, s) and not any(s.start <= m <= s.end for m in negative)
+        if (questions or not asks(lexed, s)) and not any(s.start <= m <= s.end for m in negative)
     ]
 
 
@@ -70,3 +73,17 @@ def offered(engine: Engine, ctx: CallContext) -> list[tuple[Lexeme, Entity]]:
         for lexeme in ctx.reply.lexed.lexemes
         if lexeme.cat == "ENT" and len(lexeme.entity_ids) == 1 and within(plain, lexeme.start)
     ]
+
+
+def voiced(engine: Engine, ctx: CallContext) -> list[tuple[Token, Entity]]:
+    """The organisation the reply speaks for ("we", "our": the one that qualifies), with the
+    first of its voice's words in a sentence that asks and regrets nothing: what it says it
+    does, it offers itself."""
+    if len(engine.organisations) != 1:
+        return []
+    voice = {str(w) for (w,) in engine.host.facts("organisation-voice")}
+    plain = plain_sentences(ctx.reply.lexed)
+    for token in ctx.reply.lexed.tokens:
+        if token.lower in voice and within(plain, token.start):
+            return [(token, engine.index.entities[engine.organisations[0]])]
+    return []
