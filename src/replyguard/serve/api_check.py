@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from replyguard.serve.api_models import CheckRequest, CheckResponse
 from replyguard.serve.auth import require_key
 from replyguard.serve.errors import ApiError
+from replyguard.serve.fastpath import FastRoute
 from replyguard.serve.limits import check_reply_length
 from replyguard.serve.service import Service, ServiceDep
 
@@ -50,3 +51,9 @@ async def check(body: CheckRequest, service: ServiceDep) -> JSONResponse:
     require_ready(service)
     document = body.model_dump(mode="json", by_alias=True, exclude_unset=True)
     return respond(service, await service.pool.check(document))
+
+
+# served below FastAPI (replyguard.serve.fastpath), by the function above
+FAST_ROUTES = {
+    ("POST", "/v1/check"): FastRoute(CheckRequest, lambda body, shared: check(body, shared.service))
+}

@@ -2,6 +2,7 @@
 
 Route modules each define `router` (a fastapi.APIRouter, with `dependencies=[Depends(require_key)]`
 unless the route is a health probe); ROUTER_MODULES lists them, so a new module is one line here.
+A module's FAST_ROUTES, its hot routes, are served below FastAPI (replyguard.serve.fastpath).
 The app's lifespan starts the Service (engine pool, session store) unless one is given already
 built (the CLI builds it first, so a bad KB is a one-line error before the port opens), purges
 expired sessions every minute, and closes everything on shutdown.
@@ -22,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from replyguard.serve import errors
 from replyguard.serve.config import ServeConfig
+from replyguard.serve.fastpath import FastRoutes, fast_routes
 from replyguard.serve.limits import BodyLimit
 from replyguard.serve.logs import new_request_id, request_id
 from replyguard.serve.service import Service
@@ -64,8 +66,12 @@ def create_app(config: ServeConfig, service: Service | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     errors.install(app, config.retry_after_seconds)
-    for name in ROUTER_MODULES:
-        app.include_router(importlib.import_module(name).router)
+    modules = [importlib.import_module(name) for name in ROUTER_MODULES]
+    fast = {}
+    for module in modules:
+        app.include_router(module.router)
+        fast.update(getattr(module, "FAST_ROUTES", {}))
+    app.add_middleware(FastRoutes, routes=fast_routes([m.router for m in modules], fast))
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(RequestLog)
     return app

@@ -2,7 +2,8 @@
 route but /v1/health and /v1/ready. Keys come from REPLYGUARD_API_KEYS; with none configured the
 routes are open (the service logs a warning at start).
 
-Routers take it as `APIRouter(dependencies=[Depends(require_key)])`.
+Routers take it as `APIRouter(dependencies=[Depends(require_key)])`; the fast routes, served
+below FastAPI (replyguard.serve.fastpath), call it through `check_key`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from replyguard.serve.errors import ApiError
-from replyguard.serve.service import ServiceDep
+from replyguard.serve.service import Service, ServiceDep
 
 _bearer = HTTPBearer(auto_error=False, description="an API key from REPLYGUARD_API_KEYS")
 
@@ -39,3 +40,8 @@ async def require_key(
         raise ApiError(
             401, "invalid API key", code="invalid_api_key", headers={"WWW-Authenticate": "Bearer"}
         )
+
+
+async def check_key(request: Request, service: Service) -> None:
+    """require_key with its dependencies given by hand (for a route served below FastAPI)."""
+    await require_key(request, await _bearer(request), service)

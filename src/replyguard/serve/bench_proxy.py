@@ -13,7 +13,8 @@ proxy (one worker, one request at a time, no regeneration):
   for all requests and apart for those delivered and those held for review (the typical
   case's Regenerate, with no regeneration allowed, is held); and, where Linux tells it
   (/proc/PID/task/*/schedstat), each process's CPU time per request and its time waiting for a
-  CPU while runnable: what the proxy costs, and what a busy machine adds to it; and, the
+  CPU while runnable: what the proxy costs, and what a busy machine adds to it (beside the
+  service's CPU for a bare `GET /v1/health`, the floor of any request); and, the
   same case checked by an Engine of the measuring process just before it is proxied, the
   check's own CPU time (`time.process_time`) and the CPU the service and its worker spent on
   the proxied request beyond it: a figure the load moves far less than the waits;
@@ -112,6 +113,9 @@ def measure(size: int, requests: int) -> dict[str, Any]:
                 rows = _plain_rows(client, upstream, url, plain, checker)
                 rows = rows[1:]  # the first warmed the worker
                 report["plain"] = _plain_report(rows)
+                health = _health_cpu(client, url, requests)
+                if health:
+                    report["plain"]["health_cpu"] = _percentiles(health)
                 report["streaming"] = [
                     _first_sentences(client, upstream, url, calls, delay) for delay in CHUNK_DELAYS
                 ]
@@ -181,6 +185,23 @@ def _plain_rows(
             row["cpu_beyond_check"] = sum(cpus) - check_cpu
         rows.append(row)
     return rows
+
+
+def _health_cpu(client: Any, url: str, requests: int) -> list[float]:
+    """The service's CPU time per bare `GET /v1/health`, seconds: the floor of any request
+    (one HTTP exchange with the client, nothing else); empty where schedstat is not read."""
+    from replyguard.serve.local import process_id
+
+    pid = process_id(url)
+    spent = []
+    for _ in range(requests):
+        before = schedstat(pid)
+        client.get(f"{url}/v1/health").raise_for_status()
+        after = schedstat(pid)
+        if before is None or after is None:
+            return []
+        spent.append((after[0] - before[0]) / 1e9)
+    return spent
 
 
 def schedstat(pid: int) -> tuple[int, int] | None:
@@ -295,6 +316,11 @@ def format_report(report: dict[str, Any], size: int, requests: int) -> str:
             lines.append(
                 f"    {name:>15}: {cpu['p50_ms']:8.2f} ms CPU  {wait['p50_ms']:8.2f} ms waiting"
             )
+    if "health_cpu" in plain:
+        lines.append(
+            f"  a bare health request  p50 {plain['health_cpu']['p50_ms']:8.2f} ms  "
+            "service CPU (GET /v1/health: the floor of any request)"
+        )
     lines.append(
         f"  the check alone, CPU   p50 {plain['check_alone_cpu']['p50_ms']:8.2f} ms  "
         "(the same case, an Engine of this process)"

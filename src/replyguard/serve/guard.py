@@ -278,7 +278,7 @@ async def ask_upstream(
     try:
         return await state.require_upstream().chat(request)
     finally:
-        service.metrics.stages.labels("upstream").observe(time.perf_counter() - started)
+        service.metrics.observe_stage("upstream", time.perf_counter() - started)
 
 
 async def judge(

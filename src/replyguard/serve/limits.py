@@ -39,17 +39,7 @@ class BodyLimit:
                 return
             if not message.get("more_body"):
                 break
-        body = b"".join(chunks)
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(b"".join(chunks), receive), send)
 
     async def _refuse(self, send: Send) -> None:
         error = ApiError(
@@ -71,6 +61,20 @@ class BodyLimit:
             }
         )
         await send({"type": "http.response.body", "body": payload})
+
+
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A `receive` giving the body already read, in one message, then what `receive` gives."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 def check_reply_length(field: str, text: object, limit: int) -> None:

@@ -17,6 +17,7 @@ from replyguard.serve.actions import act
 from replyguard.serve.api_check import ERRORS, require_ready
 from replyguard.serve.auth import require_key
 from replyguard.serve.errors import ApiError
+from replyguard.serve.fastpath import FastRoute
 from replyguard.serve.guard import (
     Conversation,
     ProxyDep,
@@ -79,3 +80,11 @@ async def chat_completions(body: ChatRequest, service: ServiceDep, state: ProxyD
         return JSONResponse(await act(service, state, request, conversation, completion))
     except (UpstreamError, Unreachable) as exc:
         return upstream_failure(exc)
+
+
+# served below FastAPI (replyguard.serve.fastpath), by the function above
+FAST_ROUTES = {
+    ("POST", "/v1/chat/completions"): FastRoute(
+        ChatRequest, lambda body, shared: chat_completions(body, shared.service, shared.proxy)
+    )
+}
