@@ -109,7 +109,9 @@ def test_a_value_before_the_name_in_the_same_clause_is_its_too(gigs: Engine) -> 
 
 
 def test_a_value_in_another_clause_is_not_the_named_entitys(gigs: Engine) -> None:
-    claims = _claims(gigs, "Most people stay about two hours, though the Backstage Tour is shorter.")
+    claims = _claims(
+        gigs, "Most people stay about two hours, though the Backstage Tour is shorter."
+    )
     assert not any(value == "two hours" for _, _, value, _ in claims)
 
 
@@ -142,3 +144,64 @@ def test_a_cue_does_not_carry_past_a_new_subject() -> None:
     assert not any(
         attribute == "pickup_date" and value == "6 May" for _, attribute, value, _ in claims
     )
+
+
+HALLS = {
+    "entities": [
+        {
+            "id": "quiz",
+            "name": "Pub Quiz Night",
+            "type": "Event",
+            "attributes": {"address": "14 Tanner Street, Leith", "start": "8:00 pm"},
+        },
+        {
+            "id": "ceilidh",
+            "name": "Spring Ceilidh",
+            "type": "Event",
+            "attributes": {"address": "3 Ferry Road Northwest, Granton", "start": "7:00 pm"},
+        },
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        ("The Pub Quiz Night is at 52 Bernard Street, Leith.", "52 Bernard Street, Leith"),
+        ("The Pub Quiz Night is at 52-54 Bernard Street.", "52-54 Bernard Street"),
+        ("The Spring Ceilidh is at 9 Ferry Road Northwest.", "9 Ferry Road Northwest"),
+    ],
+)
+def test_a_street_address_is_read_whole_with_its_number_compass_and_town(
+    reply: str, said: str
+) -> None:
+    engine = Engine(kb_from_document(HALLS))
+    claims = _claims(engine, reply)
+    assert [(attribute, value, status) for _, attribute, value, status in claims] == [
+        ("address", said, "Contradicted")
+    ]
+
+
+def test_a_town_is_part_of_the_address_only_where_the_kb_writes_towns() -> None:
+    plain = {
+        "entities": [
+            {
+                "id": "quiz",
+                "name": "Pub Quiz Night",
+                "type": "Event",
+                "attributes": {"address": "14 Tanner Street", "start": "8:00 pm"},
+            }
+        ]
+    }
+    claims = _claims(
+        Engine(kb_from_document(plain)), "The Pub Quiz Night is at 14 Tanner Street, Leith."
+    )
+    assert ("Pub Quiz Night", "address", "14 Tanner Street", "Verified") in claims
+
+
+def test_words_after_an_address_that_go_on_are_no_town() -> None:
+    claims = _claims(
+        Engine(kb_from_document(HALLS)),
+        "The Pub Quiz Night is at 14 Tanner Street, Leith, Tuesday to Saturday.",
+    )
+    assert ("Pub Quiz Night", "address", "14 Tanner Street, Leith", "Verified") in claims

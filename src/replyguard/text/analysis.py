@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from lark import Lark
 
-from replyguard.models import AttributeSchema, EntityType, ValueType
+from replyguard.models import AttributeSchema, Entity, EntityType, ValueType
 from replyguard.text.attachment import (
     YEAR_LIKE,
     AttachedClaim,
@@ -1138,21 +1138,26 @@ class Reader:
         if entity is None:
             return None
         if street:
-            held = [
-                a
-                for a in entity.attributes
-                if self.index.attribute_type(a) in (ValueType.text, ValueType.enum)
-                and any(self._street(str(v)) for v in entity.values_of(a)[0])
-            ]
-            if len(held) != 1:
+            column = self._street_column(entity)
+            if column is None:
                 return None
-            return AttachedClaim(draft, entity.label, entity.id, "Implicit", held[0], "Type", value)
+            return AttachedClaim(draft, entity.label, entity.id, "Implicit", column, "Type", value)
         picked = choose_attribute(
             replace(draft, direct=True), entity.id, self.index, sentence.words_for(value)
         )
         if picked is None or picked[1] != "Type":
             return None
         return AttachedClaim(draft, entity.label, entity.id, "Implicit", *picked, draft.value)
+
+    def _street_column(self, entity: Entity) -> str | None:
+        """The one attribute of the entity holding street addresses, or None."""
+        held = [
+            a
+            for a in entity.attributes
+            if self.index.attribute_type(a) in (ValueType.text, ValueType.enum)
+            and any(self._street(str(v)) for v in entity.values_of(a)[0])
+        ]
+        return held[0] if len(held) == 1 else None
 
     def _street(self, text: str) -> bool:
         """Whether a text is shaped like a street address: a house number, then words one of
@@ -1230,6 +1235,13 @@ class Reader:
         if subject_id is not None:
             draft = self._holder_named(draft, subject_id) or draft
         picked = choose_attribute(draft, subject_id, self.index, sentence.words_for(draft.value))
+        entity = self.index.entities.get(subject_id or "")
+        if picked is None and entity is not None and (draft.copula or draft.direct):
+            # "The quiz is at 52 Bernard Street": a street address the KB lacks is the one
+            # attribute of the subject that holds street addresses
+            street = draft.value.value_type == ValueType.text and self._street(draft.value.text)
+            column = self._street_column(entity) if street else None
+            picked = None if column is None else (column, "Type")
         if picked is None:
             return None
         attribute, basis = picked

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 
 from replyguard.models import ValueType
 from replyguard.spelling.vocabulary import one_edit
@@ -593,7 +594,16 @@ class Lexer:
 
     def _street(self, tokens, folded, i, end) -> int:  # noqa: ANN001
         """The end of a street address opening with the house number at i ("1422 Southwest 11th
-        Avenue", "27 harbour row"): up to four words, the last a `street-word`; 0 for none."""
+        Avenue", "27 harbour row", "52-19 Flushing Avenue"): up to four words, the last a
+        `street-word`, then what `_street_tail` adds; 0 for none."""
+        if (
+            i + 2 < end
+            and folded[i + 1] == "-"
+            and tokens[i + 2].kind == "num"
+            and tokens[i].end == tokens[i + 1].start
+            and tokens[i + 1].end == tokens[i + 2].start
+        ):
+            i += 2  # a house number of two parts, "52-19"
         for j in range(i + 2, min(end, i + 6)):
             word = tokens[j - 1]
             if word.kind not in ("word", "num") or folded[j - 1] in FUNCTION_WORDS:
@@ -601,8 +611,45 @@ class Lexer:
             if word.kind == "num" and not word.text[-2:].isalpha():
                 return 0  # "11th" may name a street, "4 5" is no street
             if j - i > 2 and "street-word" in self.words.markers.get(folded[j - 1]):
-                return j
+                return self._street_tail(tokens, folded, j, end)
         return 0
+
+    def _street_tail(self, tokens, folded, j, end) -> int:  # noqa: ANN001
+        """The end of a street address whose street word ends at j: a compass point after it
+        ("1 AMB Drive Northwest": `street-direction`), and, where the KB writes its addresses
+        with their town ("261 Driggs Avenue, Brooklyn"), a comma and one or two capitalised
+        words that end the clause."""
+        if j < end and "street-direction" in self.words.markers.get(folded[j]):
+            j += 1
+        if not (self._towns_after_streets and j + 1 < end and folded[j] == ","):
+            return j
+        k = j + 1
+        while k < end and k - j <= 2 and tokens[k].kind == "word" and tokens[k].is_capitalised:
+            k += 1
+        closed = k == end or (tokens[k].kind == "punct" and folded[k] != "-")
+        return k if k > j + 1 and closed else j
+
+    @cached_property
+    def _towns_after_streets(self) -> bool:
+        """Whether the KB's street addresses go on past the street's word with a comma and a
+        town ("261 Driggs Avenue, Brooklyn")."""
+        for entity in self.index.entities.values():
+            for values in entity.attributes.values():
+                for value in values if isinstance(values, list) else [values]:
+                    words = str(value).replace(",", " , ").lower().split()
+                    if not words or not words[0][:1].isdigit():
+                        continue
+                    street = next(
+                        (
+                            k
+                            for k, w in enumerate(words)
+                            if "street-word" in self.words.markers.get(w)
+                        ),
+                        None,
+                    )
+                    if street is not None and "," in words[street + 1 :]:
+                        return True
+        return False
 
     def _bare_street(self, tokens: list[Token], i: int, end: int) -> int:
         """The end of an address with no street word ("820 East El Camino Real?"): a house
