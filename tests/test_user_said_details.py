@@ -170,3 +170,19 @@ def test_the_party_the_user_comes_with_is_counted(engine: Engine) -> None:
     assert _against_user(wrong) == ["four"]
     right = _check(engine, turns, "For the five of you, the Morning Crossing has a family cabin.")
     assert _against_user(right) == []
+
+
+@pytest.mark.parametrize(
+    ("reply", "flagged"),
+    [
+        ("One outside cabin on the Morning Crossing at 8:15 am.", ["outside"]),
+        ("One inside cabin on the Morning Crossing at 8:15 am.", []),
+        ("There are no inside cabins, one outside cabin on the Morning Crossing is free.", []),
+    ],
+)
+def test_an_answer_keeps_a_kind_the_kb_does_not_know(
+    engine: Engine, reply: str, flagged: list[str]
+) -> None:
+    """A bare answer ("2 seats on a regular ride") that names a kind no KB entity or value
+    holds restates the user's kind; it offers nothing the KB has."""
+    assert _against_user(_check(engine, CABIN, reply)) == flagged

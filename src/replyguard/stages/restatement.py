@@ -103,14 +103,27 @@ def _said_with(
     or from ("a cab to Pier 4"), how many people come ("the two of us"), and where the text
     restates a request (`restating`) which kind of a thing (in questions only with
     `questions`: "a luxury ride") and the dates and times said with a word of their clause
-    ("pick up on March 5th": "date with pick"). An answer that offers a kind or a date says
-    what the KB has, not what the user asked for."""
+    ("pick up on March 5th": "date with pick"). An answer that offers a kind the KB holds or
+    a date says what the KB has, not what the user asked for: of an answer, only the kinds
+    that are no KB entity or value are read ("2 seats on a regular ride"), outside questions."""
     out = count_details(lexed)
     out.update(place_details(lexed))
     out.update(party_details(lexed, engine.words.markers.get))
-    if not restating:
+    kinds = modifier_details(lexed, engine.words.markers.get, questions=questions and restating)
+    if not restating:  # a kind the KB does not know is no offer of what it has
+        known = {
+            k
+            for lx in lexed.lexemes
+            if lx.entity_ids or lx.attributes
+            for k in range(lx.start_tok, lx.end_tok)
+        }
+        out.update(
+            (slot, unknown)
+            for slot, lexemes in kinds.items()
+            if (unknown := [lx for lx in lexemes if lx.start_tok not in known])
+        )
         return out
-    out.update(modifier_details(lexed, engine.words.markers.get, questions=questions))
+    out.update(kinds)
     for lexeme in lexed.lexemes:
         kind = _temporal_slot(lexeme)
         for cue in value_cues(lexed, lexeme) if kind else ():
