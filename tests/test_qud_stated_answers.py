@@ -88,3 +88,32 @@ def test_a_wh_word_without_its_apostrophe(question, wh):
     form = classify_question(question)
     assert form.question_type == QuestionType.Wh
     assert form.wh_word == wh
+
+
+# songs whose year is a bare column "year": "five years back" names it by no cue
+SONGS = {
+    "entities": [
+        {"id": "S1", "name": "Night Ferry", "attributes": {"artist": "Kozoria", "year": "2015"}},
+        {"id": "S2", "name": "Year Song", "attributes": {"artist": "Maren Holt", "year": "2019"}},
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "addressed"),
+    [
+        ("Is that song from five years back?", "It is from 2015.", True),
+        ("Is that song from five years back?", "Kozoria sings it.", False),
+        # a word of the name the question says is no word of what it asks
+        ("Is Night Ferry a year song?", "It is from 2015.", False),
+    ],
+)
+def test_a_yes_no_question_answered_by_the_attribute_whose_name_it_says(question, reply, addressed):
+    engine = Engine(KnowledgeBase.model_validate(SONGS))
+    turns = [
+        Turn(id="T1", speaker="assistant", text="How about Night Ferry by Kozoria?"),
+        Turn(id="T2", speaker="user", text=question),
+    ]
+    qud = engine.postprocess(reply, question, turns, reference_time=REFERENCE).coherence
+    assert qud.qud_relevance.question_type == QuestionType.YesNo
+    assert qud.qud_relevance.addresses_qud is addressed

@@ -424,7 +424,9 @@ def _states_asked(
 ) -> bool:
     """Whether the reply answers a yes/no question by stating what it asks about: the words of
     the yes/no attribute it asks, a value of the attribute the question names or of the kind of
-    value it holds ("Is it from 2015?" - "It's from 2011"), or, to a question asking for
+    value it holds ("Is it from 2015?" - "It's from 2011") or of an attribute whose name shares
+    a word with the question ("is it from five years back?" - "it's from 2013": year), or, to a
+    question asking for
     things (`instance-request`: "Can you find ...", "anything else?"), a KB entity the
     question does not name; a question that asks "you" for the whole of a yes/no attribute of
     the organisation ("do you have an indoor arena?") asks no things."""
@@ -434,9 +436,15 @@ def _states_asked(
     query = ctx.query_reading.lexed
     kinds = {lx.value_type for lx in query.lexemes if lx.cat == "VAL" and lx.value_type}
     days = {d for m in query.temporal if (d := mention_weekday(m)) is not None}
+    # the words of the question outside the names it says ("the pony club day" names no days)
+    names = [(lx.start, lx.end) for lx in query.lexemes if lx.cat in ("ENT", "NAME")]
+    query_stems = set(
+        content_stems([t.text for t in query.tokens if not any(a <= t.start < b for a, b in names)])
+    )
     if any(
         c.attached.predicate == focus_attribute
         or c.attached.value.value_type in kinds
+        or query_stems & set(content_stems(name_words(c.attached.predicate)))
         or any(names_weekday(c.attached.predicate, d) for d in days)  # "on Sunday?"
         for c in ctx.claims
     ):
