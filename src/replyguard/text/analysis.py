@@ -1162,12 +1162,7 @@ class Reader:
     def _street(self, text: str) -> bool:
         """Whether a text is shaped like a street address: a house number, then words one of
         which is a `street-word` ("261 Driggs Avenue, Brooklyn")."""
-        words = [w.strip(",.;").lower() for w in text.split()]
-        return (
-            len(words) >= 2
-            and any(c.isdigit() for c in words[0])
-            and any("street-word" in self.words.markers.get(w) for w in words[1:])
-        )
+        return self.lexer.street_word_at(text) is not None
 
     def _id_set(self, ids: tuple[str, ...]) -> frozenset[str]:
         """The ids sharing a name as a set, kept per tuple (a first name may have thousands)."""

@@ -636,20 +636,23 @@ class Lexer:
         for entity in self.index.entities.values():
             for values in entity.attributes.values():
                 for value in values if isinstance(values, list) else [values]:
-                    words = str(value).replace(",", " , ").lower().split()
-                    if not words or not words[0][:1].isdigit():
-                        continue
-                    street = next(
-                        (
-                            k
-                            for k, w in enumerate(words)
-                            if "street-word" in self.words.markers.get(w)
-                        ),
-                        None,
-                    )
-                    if street is not None and "," in words[street + 1 :]:
+                    text = str(value).replace(",", " , ")
+                    street = self.street_word_at(text)
+                    if street is not None and "," in text.split()[street + 1 :]:
                         return True
         return False
+
+    def street_word_at(self, text: str) -> int | None:
+        """Where a text shaped like a street address (a house number, then words one of which
+        is a `street-word`: "261 Driggs Avenue, Brooklyn") has its street word, by word; None
+        for a text of another shape."""
+        words = [w.strip(",.;").lower() for w in text.split()]
+        if len(words) < 2 or not any(c.isdigit() for c in words[0]):
+            return None
+        return next(
+            (k for k, w in enumerate(words) if k and "street-word" in self.words.markers.get(w)),
+            None,
+        )
 
     def _bare_street(self, tokens: list[Token], i: int, end: int) -> int:
         """The end of an address with no street word ("820 East El Camino Real?"): a house
