@@ -130,7 +130,9 @@ def _read(
 ) -> CallContext:
     context = dialogue()
     focus = engine.decay.salience_focus
-    reply = engine.reader.read(response, reference, context.resolver(focus))
+    last = context.readings[-1].turn if context.readings else None
+    question = query if query.strip() else (last.text if last and last.role == "user" else None)
+    reply = engine.reader.read(response, reference, context.resolver(focus), question)
     query_reading = (
         context.readings[-1].reading
         if query.strip() and context.readings

@@ -7,6 +7,7 @@ entities in focus at its position, and each claim's subject is resolved where it
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -28,6 +29,7 @@ from replyguard.text.attachment import (
     strictly,
 )
 from replyguard.text.claims import PREPOSITIONS, ClaimDraft, Subject, extract_drafts
+from replyguard.text.class_values import asked_classes
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
 from replyguard.text.lexicon import KBIndex, WordLists
 from replyguard.text.references import ReferenceResolver, Referent
@@ -44,6 +46,8 @@ from replyguard.text.words import joined, stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
 from replyguard.values import fold, order_key, round_the_clock
 
+_QUESTION_WORD = re.compile(r"[^\W\d_]+")
+_WORDS_TYPES = (ValueType.text, ValueType.enum)  # values said in words: "a Soundtracks song"
 _ORG_WORDS = {
     "inc",
     "corp",
@@ -584,15 +588,18 @@ class Reader:
             self._derived.popitem(last=False)
         return value
 
-    def parse(self, text: str, reference: datetime) -> tuple[LexedText, list[list[ClaimDraft]]]:
-        """Lexemes and each sentence's claim drafts. They depend only on the text and the day
-        (not on what is in focus), so a turn seen before costs a dictionary lookup."""
-        key = (text, reference.date().isoformat())
+    def parse(
+        self, text: str, reference: datetime, asked: frozenset[str] = frozenset()
+    ) -> tuple[LexedText, list[list[ClaimDraft]]]:
+        """Lexemes and each sentence's claim drafts. They depend only on the text, the day and
+        the classes the question it answers asks for (ASKED, text/class_values.py), not on what
+        is in focus, so a turn seen before costs a dictionary lookup."""
+        key = (text, reference.date().isoformat(), asked)
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        lexed = self.lexer.lex(text, reference)
+        lexed = self.lexer.lex(text, reference, asked)
         parsed = (
             lexed,
             [
@@ -638,8 +645,21 @@ class Reader:
             order=0,
         )
 
-    def read(self, text: str, reference: datetime, resolver: ReferenceResolver) -> ReadText:
-        lexed, drafts = self.parse(text, reference)
+    def read(
+        self,
+        text: str,
+        reference: datetime,
+        resolver: ReferenceResolver,
+        question: str | None = None,
+    ) -> ReadText:
+        """QUESTION: the user's question the text answers, if any (it tells a class said as
+        what a thing is: "It's a punk song" to "What kind of music is it?")."""
+        asked = (
+            asked_classes(_QUESTION_WORD.findall(question), self.lexer.class_attributes, self.words)
+            if question
+            else frozenset()
+        )
+        lexed, drafts = self.parse(text, reference, asked)
         out = ReadText(lexed)
         chosen: dict[int, Referent] = {}  # id(lexeme) -> the referent its subject means
         periods = lexed.markers_of("period-phrase")
@@ -915,7 +935,14 @@ class Reader:
             )
             if by_values is not None:
                 return by_values
-        if draft.foreign and not (draft.basis == "Cue" and not named):
+        # a cue, or a name read as one attribute's value ("The track is a Soundtracks song"),
+        # ties the value to an attribute as a clause's own subject would
+        tied = (
+            draft.basis == "Cue"
+            or draft.value.name_value
+            or (draft.value.value_type in _WORDS_TYPES and len(draft.value.attributes) == 1)
+        )
+        if draft.foreign and not (tied and not named):
             return None if named else self._attach_unnamed(draft, resolver, sentence)
         if not owners:
             return self._attach_unnamed(draft, resolver, sentence)

@@ -15,6 +15,7 @@ from functools import cached_property
 
 from replyguard.models import ValueType
 from replyguard.spelling.vocabulary import one_edit
+from replyguard.text.class_values import class_attributes, class_complement_spans, class_value
 from replyguard.text.lexicon import (
     KBIndex,
     NameHit,
@@ -207,7 +208,9 @@ class Lexer:
         self._owners: dict[int, tuple[tuple[NameHit, ...], tuple[str, ...], bool]] = {}
         self.name_values = NameValues(index, words)
 
-    def lex(self, text: str, reference: datetime) -> LexedText:
+    def lex(self, text: str, reference: datetime, asked: frozenset[str] = frozenset()) -> LexedText:
+        """ASKED: the attributes of classes the question the text answers asks for
+        (text/class_values.py)."""
         tokens = tokenize(text)
         sentences = split_sentences(text, tokens)
         temporal = find_temporal(text, reference)
@@ -216,7 +219,7 @@ class Lexer:
         lexemes: list[Lexeme] = []
         sentence_lexemes: list[list[Lexeme]] = []
         for sentence in sentences:
-            row = self._lex_sentence(tokens, folded, sentence, starts)
+            row = self._lex_sentence(tokens, folded, sentence, starts, asked)
             sentence_lexemes.append(row)
             lexemes.extend(row)
         markers = self._markers(tokens, folded)
@@ -224,7 +227,7 @@ class Lexer:
 
     # ------------------------------------------------------------------ primary layer
 
-    def _lex_sentence(self, tokens, folded, sentence, temporal_starts) -> list[Lexeme]:  # noqa: ANN001
+    def _lex_sentence(self, tokens, folded, sentence, temporal_starts, asked) -> list[Lexeme]:  # noqa: ANN001
         out: list[Lexeme] = []
         i = sentence.start_token
         end = sentence.end_token
@@ -234,7 +237,39 @@ class Lexer:
             i = lexeme.end_tok
         out = _rate_units(tokens, out)
         row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
-        return self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
+        row = self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
+        return self._class_complements(tokens, folded, row, asked)
+
+    @cached_property
+    def class_attributes(self) -> frozenset[str]:
+        return class_attributes(self.index, self.words)
+
+    def _class_complements(
+        self, tokens: list[Token], folded: list[str], row: list[Lexeme], asked: frozenset[str]
+    ) -> list[Lexeme]:
+        """A class said as what a thing is, where the reply answers for one ("It's a punk
+        song" to "What kind of music is it?"; text/class_values.py)."""
+        named = {
+            a for lx in row if lx.cat == "CUE" for a in lx.attributes if a in self.class_attributes
+        }
+        wanted = named or asked
+        if len(wanted) != 1:
+            return row
+        (attribute,) = wanted
+        spans = class_complement_spans(
+            tokens,
+            folded,
+            row,
+            attribute,
+            plain=FUNCTION_WORDS.__contains__,
+            descriptive=lambda w: "descriptive-word" in self.words.markers.get(w),
+            asked=attribute in asked,
+        )
+        if not spans:
+            return row
+        return _respan(
+            row, spans, lambda i, j: class_value(_lexeme(tokens, i, j, "W"), attribute), tokens
+        )
 
     def _names_after_classes(
         self, tokens: list[Token], folded: list[str], row: list[Lexeme]

@@ -227,6 +227,7 @@ MARKER_KINDS = (
     "instance-request",
     "duration-word",
     "class-word",
+    "descriptive-word",
     "owned-phrase",
     "suggestion-phrase",
     "object-pronoun",

@@ -109,10 +109,11 @@ class NameValues:
             if not held or not all(_written_as_name(v) for v in held):
                 continue
             keys = [phrase_key(v) for v in held]
-            places = sum(_is_place(k) for k in keys) * 2 >= len(keys)
             classes = any(
                 "class-word" in self._words.markers.get(p) for p in attribute.lower().split("_")
             )
+            # a class is no place, whatever town shares its name ("Pop", "Country")
+            places = not classes and sum(_is_place(k) for k in keys) * 2 >= len(keys)
             heads = frozenset(k[-1] for k in keys if len(k) > 1)
             longest = max(len(k) for k in keys)
             out[attribute] = NameAttribute(attribute, places, classes, heads, longest)
