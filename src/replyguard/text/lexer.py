@@ -249,8 +249,14 @@ class Lexer:
     ) -> list[Lexeme]:
         """A class said as what a thing is, where the reply answers for one ("It's a punk
         song" to "What kind of music is it?"; text/class_values.py)."""
+        # a cue naming the class itself ("the genre", "ride type"), not only the thing ("ride")
         named = {
-            a for lx in row if lx.cat == "CUE" for a in lx.attributes if a in self.class_attributes
+            a
+            for lx in row
+            if lx.cat == "CUE"
+            and any("class-word" in self.words.markers.get(w) for w in lx.text.lower().split())
+            for a in lx.attributes
+            if a in self.class_attributes
         }
         wanted = named or asked
         if len(wanted) != 1:
