@@ -117,3 +117,9 @@ def test_a_yes_no_question_answered_by_the_attribute_whose_name_it_says(question
     qud = engine.postprocess(reply, question, turns, reference_time=REFERENCE).coherence
     assert qud.qud_relevance.question_type == QuestionType.YesNo
     assert qud.qud_relevance.addresses_qud is addressed
+
+
+def test_a_command_opening_with_do_is_no_unanswered_question(engine):
+    qud, result = _qud(engine, "Do Copper Weather then.", "Copper Weather is on the Kestle label.")
+    assert qud.question_type == QuestionType.Statement
+    assert result.recommendation.kind.value in ("Accept", "AcceptWithFlags")

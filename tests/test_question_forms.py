@@ -107,3 +107,16 @@ def test_questions_of_the_same_shape_keep_their_own_words():
     assert (first.wh_word, first.head) == ("which", "platform")
     assert (second.wh_word, second.head) == ("whose", "bicycle")
     assert third.question_type == QuestionType.Wh
+
+
+@pytest.mark.parametrize("message", ["Do Thursday at noon.", "Do 4 pm then.", "Will do."])
+def test_an_opening_auxiliary_without_subject_or_question_mark_is_a_command(message):
+    assert classify_question(message).question_type == QuestionType.Statement
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Do you fix tandems.", "Is the workshop open on Sundays", "Does Thursday work?"],
+)
+def test_an_inverted_subject_or_a_question_mark_still_asks(message):
+    assert classify_question(message).question_type == QuestionType.YesNo

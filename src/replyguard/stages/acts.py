@@ -92,7 +92,7 @@ def classify_reply_act(reply: ReadText, words: WordLists) -> str:
     if acts:
         return acts[0]
     sentences = reply.lexed.sentences
-    questions = [s for s in sentences if text[s.start : s.end].rstrip().endswith("?")]
+    questions = [s for s in sentences if _asks(text[s.start : s.end])]
     if sentences and len(questions) == len(sentences):
         form = classify_question(text[questions[0].start : questions[0].end])
         if form.question_type in (QuestionType.YesNo, QuestionType.Alternative) or (
@@ -101,6 +101,18 @@ def classify_reply_act(reply: ReadText, words: WordLists) -> str:
             return "ClarifyingQuestion"
         return "Question"
     return "Answer"
+
+
+def _asks(sentence: str) -> bool:
+    """A sentence ending in "?", or one opening with a wh-word typed without it ("which day
+    suits you"); "What a view!" exclaims."""
+    words = [t.lower for t in tokenize(sentence)]
+    return sentence.rstrip().endswith("?") or (
+        len(words) > 1
+        and words[0] in _CLARIFYING_WH
+        and words[1] not in ("a", "an")
+        and not sentence.rstrip().endswith("!")
+    )
 
 
 @dataclass(frozen=True)

@@ -138,7 +138,7 @@ def _qud(engine: Engine, ctx: CallContext, reply_act: str) -> QUDRelevanceResult
     )
     relevance = round(_relevance(engine, ctx), 4)
     evidence = (
-        (Sym("ClarificationEvidence"), relevance)
+        (Sym("ClarificationEvidence"), relevance, Sym(_last_act(engine, ctx)))
         if reply_act == "ClarifyingQuestion"
         else _coverage_evidence(
             engine, ctx, form.question_type, expected, focus_entity, focus_attribute
@@ -187,6 +187,14 @@ def _qud(engine: Engine, ctx: CallContext, reply_act: str) -> QUDRelevanceResult
             ),
         ),
     )
+
+
+def _last_act(engine: Engine, ctx: CallContext) -> str:
+    """The act of the user's last turn (None when there is no query)."""
+    query_turn = ctx.dialogue.readings[-1] if ctx.dialogue.readings else None
+    if not ctx.query.strip():
+        return "None"
+    return classify_turn_act(ctx.query, query_turn.turn.act if query_turn else None, engine.words)
 
 
 def _query_focus(ctx: CallContext) -> tuple[str | None, str | None]:
@@ -658,12 +666,7 @@ def _entity(engine: Engine, ctx: CallContext) -> EntityConsistencyResult:
 
 
 def _discourse(engine: Engine, ctx: CallContext, reply_act: str) -> DiscourseCoherenceResult:
-    query_turn = ctx.dialogue.readings[-1] if ctx.dialogue.readings else None
-    last_act = (
-        classify_turn_act(ctx.query, query_turn.turn.act if query_turn else None, engine.words)
-        if ctx.query.strip()
-        else "None"
-    )
+    last_act = _last_act(engine, ctx)
     conflict = presupposition(ctx, engine.words)
     verdict = engine.host.value(
         "discourse-verdict",

@@ -63,6 +63,12 @@ _TELLING = frozenset(["tell", "give", "show", "send", "text", "email", "share"])
 _DETERMINERS = frozenset(
     ["the", "a", "an", "its", "their", "his", "her", "your", "my", "our", "this", "that"]
 )
+# What an auxiliary that opens a question is inverted with: a subject ("do *you* ...", "is *the*
+# hall ..."). Without "?", an opening auxiliary followed by none of these is a verb of a command
+# ("Do Tuesday.", "Will do.").
+_SUBJECTS = _DETERMINERS | frozenset(
+    ["you", "i", "we", "they", "it", "he", "she", "there", "these", "those", "any", "anyone"]
+)
 
 
 @dataclass(frozen=True)
@@ -163,7 +169,7 @@ def classify_question(text: str) -> QuestionForm:
         else:
             cls = "W"
         words.append((cls, tok.text))
-    if not words:
+    if not words or _commands(words):
         return QuestionForm(QuestionType.Statement)
     asked = _asks_what(words)
     if asked is not None:
@@ -173,6 +179,16 @@ def classify_question(text: str) -> QuestionForm:
     if form.question_type in (QuestionType.Wh, QuestionType.How) and _free_relative(words):
         return QuestionForm(QuestionType.Statement)
     return _amount_of(form, words)
+
+
+def _commands(words: list[tuple[str, str]]) -> bool:
+    """ "Do Tuesday then." or "Do 5 pm.": an opening auxiliary with no "?" and no subject
+    after it is the verb of a command, not an inverted question ("Do you deliver." still asks)."""
+    return (
+        words[0][0] == "AUX"
+        and words[-1][0] != "END"
+        and (len(words) < 2 or words[1][1].lower() not in _SUBJECTS)
+    )
 
 
 def _asks_what(words: list[tuple[str, str]]) -> QuestionForm | None:
