@@ -61,7 +61,10 @@ def test_an_unknown_class_answering_a_kind_question_is_checked(games: Engine) ->
         reference_time=REFERENCE,
     )
     fv = result.factual_validation
-    got = [(c.predicate, c.object, v.status.kind) for c, v in zip(fv.claims, fv.claim_validations)]
+    got = [
+        (c.predicate, c.object, v.status.kind)
+        for c, v in zip(fv.claims, fv.claim_validations, strict=True)
+    ]
     assert ("genre", "party", "Contradicted") in got
     assert result.recommendation.kind == "CorrectAndDeliver"
     assert result.corrected is not None and "Strategy" in result.corrected.corrected
