@@ -311,10 +311,31 @@ def test_the_report_shows_tune_and_validation_side_by_side_per_service(run, case
     assert {"tune: value_swap recall", "validation: offer_without_rows recall"} <= metrics
 
 
-def test_failures_are_listed_for_the_tune_split_only(run):
-    _, records, _ = run
-    assert records, "the fixture holds tune cases the engine gets wrong"
-    assert all(r["case_id"].startswith("sgd/tune_") for r in records)
+def test_failures_are_listed_for_the_tune_split_only(root, cases, tmp_path):
+    """Every case is made a failure (each gold reply alarmed, each perturbation missed), so both
+    splits fail everywhere: the list holds every tune case and no validation case."""
+    from dataclasses import replace
+
+    scored = sgd_scoring.outcome
+
+    def failing(case, result, source):
+        o = scored(case, result, source)
+        return (
+            replace(o, alarms=("Regenerate",))
+            if o.kind is SgdKind.gold
+            else replace(o, detected=False)
+        )
+
+    out, errors = tmp_path / "report.json", tmp_path / "errors.jsonl"
+    argv = ["eval", "sgd", "--data", str(root), "--json", str(out), "--errors", str(errors)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sgd_scoring, "outcome", failing)
+        assert cli.main(argv) == 0
+    records = [json.loads(line) for line in errors.read_text().splitlines()]
+    splits = json.loads(out.read_text())["datasets"]["sgd"]["metrics"]["splits"]
+    assert splits["validation"]["gold"]["false_alarm_rate"] == 1.0
+    tune = {i for i, c in cases.items() if isinstance(c, EvalCase) and c.truth.split == "tune"}
+    assert {r["case_id"] for r in records} == tune
     assert all(r["service"] in {"Travel_1", "RideSharing_1"} for r in records)
 
 

@@ -28,7 +28,15 @@ def test_an_embedded_question_after_a_request_keeps_its_own_wh_word():
 
 
 @pytest.mark.parametrize(
-    "message", ["Can you book me a table?", "Could you find a kennel nearby?", "Can you swim?"]
+    "message",
+    [
+        "Can you book me a table?",
+        "Could you find a kennel nearby?",
+        "Can you swim?",
+        # an abbreviation's dot does not end the question ("Do P." would be a command)
+        "Did P.D. Eastman write it?",
+        "Is Dr. Lee in on Monday?",
+    ],
 )
 def test_other_requests_and_questions_stay_yes_no(message):
     assert classify_question(message).question_type == QuestionType.YesNo

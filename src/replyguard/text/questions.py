@@ -15,7 +15,7 @@ from lark import Lark, Token
 from lark.lexer import Lexer
 
 from replyguard.models import QuestionType
-from replyguard.text.tokens import tokenize
+from replyguard.text.tokens import abbreviation_dot, tokenize
 
 _AUX = frozenset(
     [
@@ -146,11 +146,14 @@ def _amount_of(form: QuestionForm, words: list[tuple[str, str]]) -> QuestionForm
 def classify_question(text: str) -> QuestionForm:
     """The form of the first sentence of text (a statement when there is nothing to parse)."""
     words: list[tuple[str, str]] = []
-    for tok in tokenize(text):
+    tokens = tokenize(text)
+    for i, tok in enumerate(tokens):
         low = tok.lower
         if tok.text in ("?",):
             words.append(("END", "?"))
             break
+        if tok.text == "." and words and abbreviation_dot(tokens, i):
+            continue  # "Didn't P.D. Eastman write it?" goes on past the initials' dot
         if tok.text in (".", "!") and words:
             break
         if tok.kind == "clitic":

@@ -124,7 +124,7 @@ def split_sentences(text: str, tokens: list[Token]) -> list[Sentence]:
     for i, tok in enumerate(tokens):
         if tok.text not in _SENTENCE_END and "\n\n" not in text[tok.end : _next_start(tokens, i)]:
             continue
-        if tok.text == "." and i > 0 and _abbreviation_dot(tokens, i):
+        if tok.text == "." and i > 0 and abbreviation_dot(tokens, i):
             continue
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if nxt is not None and nxt.text in _SENTENCE_END:
@@ -158,7 +158,7 @@ def is_initial(tokens: list[Token], k: int) -> bool:
     return letter(k) and ((dot(k - 1) and letter(k - 2)) or (dot(k + 1) and letter(k + 2)))
 
 
-def _abbreviation_dot(tokens: list[Token], i: int) -> bool:
+def abbreviation_dot(tokens: list[Token], i: int) -> bool:
     """A dot that closes an abbreviation rather than a sentence: after a title ("Dr. Lee"), an
     initialism before a name ("P.F. Changs", "J.R. Smith"), or any listed abbreviation followed
     by a lower-case word ("approx. two miles")."""
