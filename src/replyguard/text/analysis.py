@@ -71,6 +71,7 @@ _LEX_CACHE_SIZE = 4096
 T = TypeVar("T")
 # value types that say nothing of which attribute holds them ("2", "Oban")
 _OPEN_TYPES = (None, ValueType.number, ValueType.text, ValueType.enum, ValueType.entity)
+_TEXTUAL = (ValueType.text, ValueType.enum)
 _RELATIVE = frozenset({"relative_day", "relative_weekday"})  # "today", "next Friday"
 _ARTICLES = frozenset({"the", "a", "an"})
 
@@ -1107,10 +1108,16 @@ class Reader:
         for Alejandro Sanz": a typed value no subject claims, in a clause that names one KB
         entity and nothing else, is said of that entity when its words or its type pick one of
         the entity's attributes (`choose_attribute`). A bare number or free text could be
-        anything's."""
+        anything's; text the KB holds as an attribute's value, or a name read as one, is that
+        attribute's ("There is also a place of worship called Alexandra Palace")."""
         value = draft.value
         ids = {m[2] for m in sentence.named}
-        if draft.subject is not None or draft.negated or value.value_type in _OPEN_TYPES:
+        known = value.value_type in _TEXTUAL and bool(value.attributes)
+        if (
+            draft.subject is not None
+            or draft.negated
+            or (value.value_type in _OPEN_TYPES and not known)
+        ):
             return None
         if not draft.lead_words:
             return None  # "Today's class is at 10am": a value opening its clause qualifies it

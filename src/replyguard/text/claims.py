@@ -429,18 +429,23 @@ class ClaimTransformer(Transformer):
 
 
 _NAMED = ("entity", "name")
+_RELATIVE_PRONOUNS = frozenset({"which", "who"})
 _APPOSITION_ARTICLES = frozenset({"a", "an", "the"})
 
 
 def _apposition(clause: Clause, separator: Token | None, named: Subject | None) -> bool:
     """ "X, a cheap greek place ...": a noun phrase set off by a comma right after a name
-    describes that name."""
+    describes that name; so does a relative clause ("You should look at Alcatraz, which is a
+    tourist attraction")."""
     return (
         named is not None
         and separator is not None
         and separator.value.strip() == ","
-        and clause.opener == "noun-phrase"
-        and clause.first_word in _APPOSITION_ARTICLES
+        and (
+            clause.opener == "noun-phrase"
+            and clause.first_word in _APPOSITION_ARTICLES
+            or clause.first_word in _RELATIVE_PRONOUNS
+        )
     )
 
 

@@ -10,6 +10,9 @@ are the class: all but the last when an article opens them ("a punk song": the l
 thing's own noun), all of them when none does ("It's indie"). A class the KB holds is already a
 value, and a phrase that runs into one ("a lovely Pop song") is left alone. The value read so
 is checked against the entity the sentence speaks of, and corrected when it is not its class.
+A name said as what a thing is ("Another event is Fidlar") is a thing, not a class, except as the
+answer to a question that asked for the class, of a thing the reply points at ("It's Electronica",
+"This is Africa").
 """
 
 from __future__ import annotations
@@ -88,6 +91,8 @@ def class_complement_spans(
                 proper.update(range(row[j].start_tok, row[j].end_tok))
             j += 1
         ended_by_value = j < len(row) and row[j].cat == "VAL"
+        if asked and k and row[k - 1].cat == "PRON":
+            proper = set()  # "It's Electronica" to "What genre is it?": the class, as a name
         span = _complement(tokens, folded, run, plain, descriptive, ended_by_value, proper)
         if span is not None:
             spans.append(span)

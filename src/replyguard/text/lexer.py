@@ -235,7 +235,7 @@ class Lexer:
             lexeme = self._lexeme_at(tokens, folded, i, end, temporal_starts, out)
             out.append(lexeme)
             i = lexeme.end_tok
-        out = _rate_units(tokens, out)
+        out = self._capitalised_openers(tokens, _rate_units(tokens, out), sentence.start_token)
         row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
         row = self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
         return self._class_complements(tokens, folded, row, asked)
@@ -345,9 +345,32 @@ class Lexer:
         lexeme.common_word = False
         return lexeme
 
+    def _capitalised_openers(
+        self, tokens: list[Token], row: list[Lexeme], start: int
+    ) -> list[Lexeme]:
+        """A capitalised "No", "It" or "You" inside a sentence, right before a name, opens that
+        name ("from No More Hollywood Endings", "the album It Feel Good"): a title's own word,
+        not a negation or a pronoun."""
+        out: list[Lexeme] = []
+        for lexeme in row:
+            before = out[-1] if out else None
+            if (
+                before is not None
+                and lexeme.cat == "NAME"
+                and before.cat in ("NEG", "PRON")
+                and before.end_tok == before.start_tok + 1 == lexeme.start_tok
+                and before.start_tok > start
+                and tokens[before.start_tok].text[:1].isupper()
+                and tokens[before.start_tok].text != "I"
+            ):
+                out[-1] = self._title(tokens, before.start_tok, lexeme.end_tok)
+                continue
+            out.append(lexeme)
+        return out
+
     def _names_as_values(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Unknown names where a value stands ("at Cedar Hall", "by Ana Lindqvist", "a Brass
-        Ensemble evening"): the value of the one name-valued attribute of the KB they fit
+        Ensemble evening", "the album Hat Nhan"): the value of the one name-valued attribute of the KB they fit
         (text/name_values.py), a claim to check, not an invented entity. Not after another
         unknown name: the value may be that one's."""
         taken = {a for lx in row if lx.cat == "VAL" for a in lx.attributes}
@@ -359,15 +382,23 @@ class Lexer:
             before = out[-1] if out else None
             words = before.text.lower().split() if before is not None else []
             article = words[-1:] in (["a"], ["an"])
+            cued = before.attributes if before is not None and before.cat == "CUE" else ()
+            if lexeme.cat == "VAL" and words[-1:] == ["by"] and len(lexeme.attributes) > 1:
+                # "by Narsha", a value of both album and artist: who made the thing
+                lexeme.attributes = self.name_values.makers_of(lexeme.attributes)
             if (
                 lexeme.cat != "NAME"
                 or lexeme.common_word
                 or any(lx.cat == "NAME" for lx in out)  # "Ana Ruiz at the office in Perth"
                 or before is None
-                or before.cat != "W"
                 or not (
-                    article
-                    or (_VALUE_PREPOSITIONS & set(words[-2:]) and words[-1] in _AFTER_PREPOSITION)
+                    cued
+                    or before.cat == "W"
+                    and (
+                        article
+                        or _VALUE_PREPOSITIONS & set(words[-2:])
+                        and words[-1] in _AFTER_PREPOSITION
+                    )
                 )
             ):
                 out.append(lexeme)
@@ -377,6 +408,8 @@ class Lexer:
                 after_article=article,
                 taken=taken,
                 sentence_stems=stems,
+                after_by=words[-1:] == ["by"],
+                cued=cued,
             )
             if attribute is None:
                 out.append(lexeme)
@@ -568,6 +601,8 @@ class Lexer:
         kinds: list[str] = payload
         for kind, lex_cat in _MARKER_CATEGORIES:
             if kind in kinds:
+                if lex_cat == "SEP" and previous and previous[-1].cat == "COP":
+                    return None  # "is also a museum": an adverb of the clause, joining none
                 return _lexeme(tokens, i, j, lex_cat)
         return None
 

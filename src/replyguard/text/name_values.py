@@ -7,7 +7,8 @@ unknown name is read as an attribute's value when it stands where a value stands
 preposition: "at", "by", "from the", ...; after "a"/"an" for a class: "a Chamber Music
 evening") and exactly one attribute of the KB fits it, judged only by the KB's own values:
 
-- the attribute's values are all written as names (capitalised, not a number or an address);
+- the attribute's values are written as names (capitalised, not a number or an address), all
+  but one in five of them (a venue called "1720(tm)");
 - a place name ("Perth", "Glasgow") fills only an attribute whose values are places, and an
   attribute of places only takes a place;
 - a class (after "a"/"an") fills only an attribute of classes, one whose name says so
@@ -32,9 +33,13 @@ from replyguard.text.lexicon import KBIndex, WordLists, phrase_key
 from replyguard.text.places import place_at
 from replyguard.text.words import stem
 
+_AGENT_ENDINGS = ("ist", "er", "or")  # "artist", "performer", "director"
 _MAX_WORDS = 8  # "Bobby Dodd Stadium at Historic Grant Field"
 _ABBREVIATION = 3  # letters in a state's or country's abbreviation
 _TEXTUAL = (ValueType.text, ValueType.enum)
+# the share of an attribute's values written as names for it to hold names: a venue may be
+# called "1720(tm)" among "Lodge Room" and "The Teragram Ballroom"
+_NAMED_SHARE = 0.8
 
 
 @dataclass(frozen=True)
@@ -55,8 +60,10 @@ def _is_place(words: tuple[str, ...]) -> bool:
 
 
 def _written_as_name(value: str) -> bool:
+    """Capitalised, short, opening with a letter and with no comma: "Brisbane, California 94005"
+    and "261 Driggs Avenue, Brooklyn" are addresses."""
     words = value.split()
-    if not words or len(words) > _MAX_WORDS or not value[:1].isalpha():
+    if not words or len(words) > _MAX_WORDS or not value[:1].isalpha() or "," in value:
         return False
     first = words[1] if words[0].lower() == "the" and len(words) > 1 else words[0]
     return first[:1].isupper()
@@ -88,6 +95,13 @@ class NameValues:
         """The attributes whose values are classes ("car_type": "Compact")."""
         return frozenset(a for a, spec in self.attributes.items() if spec.classes)
 
+    @staticmethod
+    def makers_of(attributes: tuple[str, ...]) -> tuple[str, ...]:
+        """Of a value's attributes, the one after "by" means: one named for who does or makes
+        the thing (an agent noun), when exactly one is; else all of them."""
+        agents = tuple(a for a in attributes if _agent_noun(a))
+        return agents if len(agents) == 1 else attributes
+
     def is_place(self, text: str) -> bool:
         """A place name ("Grand Rapids", "San Diego, CA"), by the list of places."""
         return _is_place(phrase_key(text))
@@ -106,7 +120,7 @@ class NameValues:
                 )
         out = {}
         for attribute, held in values.items():
-            if not held or not all(_written_as_name(v) for v in held):
+            if not held or sum(map(_written_as_name, held)) < _NAMED_SHARE * len(held):
                 continue
             keys = [phrase_key(v) for v in held]
             classes = any(
@@ -126,8 +140,13 @@ class NameValues:
         after_article: bool,
         taken: Iterable[str],
         sentence_stems: frozenset[str],
+        after_by: bool = False,
+        cued: Iterable[str] = (),
     ) -> str | None:
-        """The one attribute an unknown name (its folded words) fills, or None."""
+        """The one attribute an unknown name (its folded words) fills, or None: of those it
+        fits, the one a cue just before it names ("the album Hat Nhan"), else the one the
+        sentence names, else the one whose values end in its last word; after "by", the one
+        whose name says who does or makes the thing (an agent noun: "artist", "director")."""
         place = _is_place(words)
         blocked = set(taken)
         fits = [
@@ -137,10 +156,22 @@ class NameValues:
             and spec.places == place
             and (spec.classes and len(words) <= spec.longest if after_article else not spec.classes)
         ]
+        cued = set(cued)
+        if cued:
+            fits = [s for s in fits if s.attribute in cued]
         if len(fits) > 1:
             named = [s for s in fits if _named(s.attribute, sentence_stems)]
             fits = named or [s for s in fits if words and words[-1] in s.heads] or fits
+        if len(fits) > 1 and after_by:
+            agents = self.makers_of(tuple(s.attribute for s in fits))
+            fits = [s for s in fits if s.attribute in agents]
         return fits[0].attribute if len(fits) == 1 else None
+
+
+def _agent_noun(attribute: str) -> bool:
+    """An attribute named for who does the thing: "artist", "director", "performer"."""
+    last = attribute.lower().rsplit("_", 1)[-1]
+    return len(last) > 4 and last.endswith(_AGENT_ENDINGS)
 
 
 def _named(attribute: str, stems: frozenset[str]) -> bool:
