@@ -353,26 +353,17 @@ class Lexer:
         not a negation or a pronoun."""
         out: list[Lexeme] = []
         for lexeme in row:
-            before = out[-1] if out else None
-            if (
-                before is not None
-                and lexeme.cat == "NAME"
-                and before.cat in ("NEG", "PRON")
-                and before.end_tok == before.start_tok + 1 == lexeme.start_tok
-                and before.start_tok > start
-                and tokens[before.start_tok].text[:1].isupper()
-                and tokens[before.start_tok].text != "I"
-            ):
-                out[-1] = self._title(tokens, before.start_tok, lexeme.end_tok)
-                continue
+            # "It Never Sleeps": each capitalised word before the name joins it in turn
+            while out and _opens_title(tokens, out[-1], lexeme, start):
+                lexeme = self._title(tokens, out.pop().start_tok, lexeme.end_tok)
             out.append(lexeme)
         return out
 
     def _names_as_values(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Unknown names where a value stands ("at Cedar Hall", "by Ana Lindqvist", "a Brass
-        Ensemble evening", "the album Hat Nhan"): the value of the one name-valued attribute of the KB they fit
-        (text/name_values.py), a claim to check, not an invented entity. Not after another
-        unknown name: the value may be that one's."""
+        Ensemble evening", after a cue: "the album Hat Nhan"): the value of the one name-valued
+        attribute of the KB they fit (text/name_values.py), a claim to check, not an invented
+        entity. Not after another unknown name: the value may be that one's."""
         taken = {a for lx in row if lx.cat == "VAL" for a in lx.attributes}
         stems = frozenset(
             stem(w) for lx in row if lx.cat in ("W", "CUE") for w in lx.text.lower().split()
@@ -928,6 +919,18 @@ def _rate_units(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         ):
             out[k] = _lexeme(tokens, unit.start_tok, unit.end_tok, "W")
     return out
+
+
+def _opens_title(tokens: list[Token], before: Lexeme, name: Lexeme, start: int) -> bool:
+    """A capitalised one-word negation or pronoun inside the sentence, right before a name."""
+    return (
+        name.cat == "NAME"
+        and before.cat in ("NEG", "PRON")
+        and before.end_tok == before.start_tok + 1 == name.start_tok
+        and before.start_tok > start
+        and tokens[before.start_tok].text[:1].isupper()
+        and tokens[before.start_tok].text != "I"
+    )
 
 
 _CAT_ORDER = ["ENT", "VAL", "CUE", "MARK"]
