@@ -140,6 +140,8 @@ def test_an_address_with_commas_is_not_a_name_attribute():
         "You could try Night Owls, which is a jazz show.",
         "Night Owls is also a jazz show.",
         "There is also a jazz show called Night Owls.",
+        # after a naming word the class is the name's, not the clause subject's
+        "Leeds has a jazz show named Night Owls.",
     ],
 )
 def test_a_class_said_of_the_one_show_named_is_checked(radio, reply):
@@ -153,6 +155,7 @@ def test_a_class_said_of_the_one_show_named_is_checked(radio, reply):
         "You could try Night Owls, which is a folk show.",
         "Night Owls is also a folk show, hosted by Ana Silva.",
         "There is also a folk show called Night Owls.",
+        "Leeds has a folk show named Night Owls.",
         "Drive Time is hosted by Priya Nair from the Garden Studio.",
         "Late Shift comes from the series After Dark.",
     ],

@@ -558,7 +558,28 @@ def extract_drafts(
             if not _demote(lexemes, getattr(exc, "token", None)):
                 return []
             continue
-        return ClaimTransformer(lexemes, kinds, fits).transform(tree)
+        return _named_after(ClaimTransformer(lexemes, kinds, fits).transform(tree), lexemes, kinds)
+
+
+def _named_after(
+    drafts: list[ClaimDraft], lexemes: list[Lexeme], kinds: Callable[[str], tuple]
+) -> list[ClaimDraft]:
+    """ "New Delhi has a theme park named Adventure Island", "a sports venue called Mercado
+    Jamaica": a value right before a naming word (`naming-word` in metta/lexicon.metta) and a
+    name is that name's, whatever the clause's subject."""
+    at = {id(lx): k for k, lx in enumerate(lexemes)}
+    for draft in drafts:
+        k = at.get(id(draft.value))
+        if k is None or k + 2 >= len(lexemes) or draft.negated:
+            continue
+        word, name = lexemes[k + 1], lexemes[k + 2]
+        if word.cat != "W" or name.cat not in ("ENT", "NAME"):
+            continue
+        if "naming-word" not in kinds(word.text.lower().strip()):
+            continue
+        draft.subject = Subject("entity" if name.cat == "ENT" else "name", name)
+        draft.direct = True
+    return drafts
 
 
 def _demote(lexemes: list[Lexeme], token: Token | None) -> bool:

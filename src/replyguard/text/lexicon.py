@@ -228,6 +228,7 @@ MARKER_KINDS = (
     "duration-word",
     "class-word",
     "descriptive-word",
+    "naming-word",
     "owned-phrase",
     "suggestion-phrase",
     "object-pronoun",
