@@ -76,21 +76,21 @@ def test_a_wrong_year_stated_instead_of_no_is_still_contradicted(engine):
 @pytest.mark.parametrize("reply", ["It came out in 2011.", "In about 10 minutes."])
 def test_when_is_answered_by_a_year_or_a_wait(engine, reply):
     qud, _ = _qud(engine, "When was it released?", reply)
-    assert qud.expected_answer == "When"
+    assert qud.expected_answer == "Time"
     assert qud.answer_coverage >= 0.9
 
 
 @pytest.mark.parametrize(
     ("question", "reply", "answered"),
     [
-        ("When is the signing on?", "There is one next Tuesday.", True),  # a day answers "when"
-        ("When is the signing on?", "It's a lovely record.", False),
         ("How old is that record?", "It was released in 2011.", True),  # the year it counts from
         ("How old is that record?", "It is 15 years old.", True),
         ("How old is that record?", "It's on the Tern label.", False),
     ],
 )
-def test_when_and_how_old_are_answered_by_their_kinds_of_value(engine, question, reply, answered):
+def test_how_old_is_answered_by_an_age_or_the_year_it_counts_from(
+    engine, question, reply, answered
+):
     qud, _ = _qud(engine, question, reply)
     assert (qud.answer_coverage >= 0.9) is answered
 

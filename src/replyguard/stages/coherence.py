@@ -56,14 +56,13 @@ _ANSWERING_TYPES = {
     "Time": _TIME_TYPES | {ValueType.date},
     "Date": _DATE_TYPES | {ValueType.time},
     "Number": _NUMBER_TYPES,
-    "When": _TIME_TYPES | _DATE_TYPES,
     "Age": _NUMBER_TYPES | _DATE_TYPES,
     "money": {ValueType.money},
 }
 # kinds of answer a stated value is (an entity, a manner or a reason may be said in words)
 # a sentence's end: its mark, then any closing quotes or brackets, then only spaces
 _WHOLE_END = re.compile(r"[.!?…][\"'”’)\]]*\s*$")
-_VALUE_ANSWERS = {"Time", "When", "Date", "Number", "Age", "Distance", "Duration"} | {
+_VALUE_ANSWERS = {"Time", "Date", "Number", "Age", "Distance", "Duration"} | {
     t.value for t in ValueType
 }
 
@@ -499,8 +498,8 @@ def _has_answer_type(engine: Engine, ctx: CallContext, expected: str) -> bool:
         )
     if expected == "Date":
         return any(v.value_type in _DATE_TYPES for v in values)
-    if expected in ("When", "Age"):
-        return any(v.value_type in _ANSWERING_TYPES[expected] for v in values)
+    if expected == "Age":
+        return any(v.value_type in _ANSWERING_TYPES["Age"] for v in values)
     if expected == "Person":
         return entity_of({EntityType.Person}) or any(lx.cat == "NAME" for lx in lexemes)
     if expected == "Location":
