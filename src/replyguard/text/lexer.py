@@ -83,6 +83,8 @@ _UNITS = {
     "items",
     "units",
     "times",
+    "mph",
+    "kph",
 }
 _SCALES = {"fahrenheit", "celsius", "f", "c"}  # of temperature, after "degrees"
 _POSSESSIVE_PRONOUNS = {"his", "her", "its", "their"}
@@ -492,8 +494,11 @@ class Lexer:
                     j += 1  # "59 degrees Fahrenheit": the scale is part of the measure
             if j == i + 1 and joined:
                 counted = ()
+            if not counted and j > i + 1:
+                counted = self.index.measured_by.get(folded[i + 1], ())
             lexeme = self._value(tokens, i, j, ValueType.number)
-            # "3 bedrooms": the noun a number column counts names that column
+            # "3 bedrooms": the noun a number column counts names that column; "9 degrees": the
+            # unit, the column it measures
             lexeme.attributes = counted
             return lexeme
         words = folded[:end]

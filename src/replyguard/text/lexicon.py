@@ -264,6 +264,7 @@ WORD_LIST_ARITY: dict[str, int] = {
     "polar-word": 2,
     "opposite-cue": 2,
     "cue-word-synonym": 2,
+    "unit-measures": 2,
 }
 
 
@@ -304,6 +305,8 @@ class WordLists:
     polar_words: dict[str, bool] = field(default_factory=dict)  # "yes" -> True, "false" -> False
     opposite_cues: PhraseTable = field(default_factory=PhraseTable)  # "closed" -> "open"
     cue_word_synonyms: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    # "mph" -> ["wind", "speed"]: the stems of the words naming a column a unit measures
+    unit_measures: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     # what was read off a turn's text with these lists, by (reading, text): a dialogue's turns
     # come back with every call
     _readings: dict[tuple[str, str], object] = field(default_factory=dict)
@@ -349,6 +352,8 @@ class WordLists:
             lists.opposite_cues.add(str(phrase), str(cue))
         for word, phrase in facts.get("cue-word-synonym", ()):
             lists.cue_word_synonyms[stem(fold(str(word)))].append(str(phrase))
+        for unit, word in facts.get("unit-measures", ()):
+            lists.unit_measures[fold(str(unit))].append(stem(fold(str(word))))
         for word, cue, order in facts.get("superlative", ()):
             lists.superlatives[fold(str(word))].append((str(cue), str(order)))
         for forms in facts.get("verb-forms", ()):
@@ -451,6 +456,17 @@ class KBIndex:
                     if a not in self.count_nouns[form]:
                         self.count_nouns[form] += (a,)
         self.count_nouns = dict(self.count_nouns)
+        # the number columns a unit measures, by a word of their names (`unit-measures`): "9
+        # degrees" is the temperature's, "40 mph" the wind_speed's
+        self.measured_by = {
+            unit: tuple(
+                a
+                for a, spec in self.schema.items()
+                if spec.value_type == ValueType.number
+                and set(named) & {stem(fold(p)) for p in a.split("_")}
+            )
+            for unit, named in words.unit_measures.items()
+        }
         self._counted: dict[str, tuple[str, ...]] = {}
         self._holders: dict[tuple[str, str], list[str]] | None = None
         self._value_runs: dict[str, list[PhraseKey]] | None = None
