@@ -142,6 +142,23 @@ def test_impossible_clock_times_are_not_mentions(text):
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "from the 6th of this month",  # "month" is also a duration's unit ("2 months")
+        "until 6th of this month.",
+        "the 6th of the month, starting at",
+    ],
+)
+def test_a_day_of_this_month(text):
+    mention = only(text)
+    assert (mention.kind, mention.text, mention.date) == ("date", "6th", D(2026, 11, 6))
+
+
+def test_a_day_of_another_unit_is_no_day_of_the_month():
+    assert find_temporal("the 6th of this week", REF) == []
+
+
+@pytest.mark.parametrize(
     ("text", "span", "weekday", "date"),
     [
         ("Monday", "Monday", 0, D(2026, 11, 30)),  # the reference day itself

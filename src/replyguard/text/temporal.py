@@ -582,7 +582,9 @@ class _Resolver(Transformer):
         return self._day("date", *_span(ordinal), date, relative=True)
 
     def day_of_month(self, children):
-        day = children[0]  # of the reference's month, even when the day has passed
+        day, *_, unit = children  # of the reference's month, even when the day has passed
+        if not str(unit).lower().startswith("month"):
+            raise ValueError("the 5th of this week")  # another unit: the shorter phrase
         date = datetime.date(self._today.year, self._today.month, day.value)
         return self._day("date", day.start, day.end, date, relative=True)
 
