@@ -64,6 +64,7 @@ LEXER_SAMPLES = [
     "Meet at 2pm on Monday, or at 2:30 p.m. on Thrusday the 5th of March, 2025.",
     "In 2019 (2019–2021) he wrote 1,500 words in 1.5 hours; 03/03/2025 and 2025-03-03T14:00Z.",
     "Good morning! See you at 3. half past seven, quarter to five, 7 o’clock, the day after",
+    "Have a lovely evening, a great day and a safe trip.",
     "money Monterey 2019abc abc2pm Sundae SUN, 6 DEC 2026 sat down — ünïcödé 東京 ٣pm \t\n end",
 ]
 
@@ -472,6 +473,11 @@ def test_parts_of_the_day():
 def test_night_alone_and_greetings_name_no_time():
     assert find_temporal("Good morning! It was a long night.", REF) == []
     assert find_temporal("Good night", REF) == []
+
+
+@pytest.mark.parametrize("text", ["Have a wonderful afternoon.", "Have a nice evening!"])
+def test_a_wish_names_no_time(text):
+    assert find_temporal(text, REF) == []
 
 
 def test_a_day_and_a_part_of_it_are_two_mentions_sharing_the_date():
