@@ -381,11 +381,18 @@ def _dated_of_asked(engine: Engine, ctx: CallContext, focus_entity: str | None) 
     """Whether a claim gives the thing a when-question asks about a day or a date ("when is the
     taster on?" - "it runs on Saturdays"); a date said of anything else ("Ines will ring you
     tomorrow") answers nothing."""
-    return focus_entity is not None and any(
-        c.attached.subject_id == focus_entity
+    asked = {focus_entity} if focus_entity is not None else _shared_names_asked(ctx)
+    return any(
+        (c.attached.subject_id in asked or asked.intersection(c.attached.rows))
         and engine.index.attribute_type(c.attached.predicate) in _DATE_TYPES
         for c in ctx.claims
     )
+
+
+def _shared_names_asked(ctx: CallContext) -> set[str | None]:
+    """The entities sharing a name the question says ("When is Winter Carols on?" of three
+    performances): any of them is what it asks about."""
+    return {e for lx in ctx.query_reading.lexed.lexemes if lx.cat == "ENT" for e in lx.entity_ids}
 
 
 def _is_whole(text: str) -> bool:

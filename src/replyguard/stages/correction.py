@@ -92,7 +92,8 @@ def correct_response(
                 "correct-claim",
                 Sym("Contradicted"),
                 confidence,
-                record.model.negated or record.attached.polar,  # the fix is a rewording
+                # the fix is a rewording, or no one value (rows sharing a name hold several)
+                record.model.negated or record.attached.polar or bool(record.attached.rows),
             )
             is not True
         ):

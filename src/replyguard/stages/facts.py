@@ -219,6 +219,7 @@ def _validate(engine: Engine, ctx: CallContext, record: ClaimRecord) -> ClaimVal
             vtype,
             attached.value.text,
             attached.value.temporal,
+            rows=attached.rows,
         )
         if attached.subject_id is not None
         else None
@@ -286,10 +287,15 @@ def kb_reading(
     vtype: ValueType,
     claimed: str,
     said: TemporalMention | None = None,
+    rows: tuple[str, ...] = (),
 ) -> KbReading | None:
     """`said` is the claimed value's temporal mention: a day it names is compared resolved
-    ("tomorrow" against the weekday or date the KB holds)."""
+    ("tomorrow" against the weekday or date the KB holds). ROWS: the entities sharing the
+    subject's name that a claim is checked against together (resolution Several): their values
+    all count, and the value held is every one of them ("2019-03-01 or 2019-03-05")."""
     values = kb_values(engine.host.kb, entity_id, attribute)
+    for other in rows:
+        values += [v for v in kb_values(engine.host.kb, other, attribute) if v not in values]
     if not values:
         return None
     claimed = day_as_held(said, values) or claimed
@@ -297,6 +303,8 @@ def kb_reading(
         claimed = said.value  # "7.30" of "from 7.30 until 10 am" is 07:30: its range says so
     g, closest = best_grade(vtype, claimed, values, engine.words.equivalents)
     held = closest if g.kind != "Mismatch" else values[0]
+    if g.kind == "Mismatch" and rows:
+        held = " or ".join(values)
     confidence = kb_confidence(engine.host.kb, entity_id, attribute)
     source = kb_source(engine.host.kb, entity_id, attribute)
     evidence = Evidence(

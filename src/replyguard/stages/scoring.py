@@ -270,7 +270,12 @@ def findings(
 def _kb_trusted(engine: Engine, record: ClaimRecord) -> bool:
     spec = engine.index.schema.get(record.model.predicate)
     many = spec is not None and spec.cardinality == Cardinality.many
-    held = len({value_key(ValueType(record.value_type), v) for v in record.kb_values})
+    # rows sharing a name checked together (resolution Several) each hold one value
+    held = (
+        1
+        if record.attached.rows
+        else len({value_key(ValueType(record.value_type), v) for v in record.kb_values})
+    )
     return engine.host.value("kb-trusted", record.kb_confidence, held, many) is True
 
 

@@ -1037,7 +1037,12 @@ class Reader:
             attribute_of,
             alone=not sentence.refers,
         )
-        return None if told is None else self._claim_on(draft, told[0], sentence, told[1])
+        if told is None:
+            return None
+        claim = self._claim_on(draft, told[0], sentence, told[1])
+        if claim is not None and told[1] == "Several":
+            claim = replace(claim, rows=tuple(candidates or ()))
+        return claim
 
     def _ours(
         self, draft: ClaimDraft, subject: Subject, sentence: _Sentence

@@ -77,11 +77,14 @@ class AttachedClaim:
     draft: ClaimDraft
     subject_text: str
     subject_id: str | None
-    resolution: str  # Direct | Fuzzy | Pronoun | AmbiguousPronoun | Unknown
+    resolution: str  # Direct | Fuzzy | Pronoun | AmbiguousPronoun | Values | Several | ...
     predicate: str
     basis: str  # Cue | Focus | ValueOwner | Type
     value: Lexeme
     polar: bool = False  # a yes/no value read from the attribute's words ("pets are allowed")
+    # resolution Several: the rows sharing the subject's name, none holding the value and no two
+    # holding the same, that the claim is checked against together
+    rows: tuple[str, ...] = ()
 
     @property
     def negated(self) -> bool:

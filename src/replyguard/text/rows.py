@@ -251,12 +251,14 @@ class RowFinder:
         alone: bool = True,
     ) -> tuple[str, str] | None:
         """(entity id, resolution) of the row a value is said of: `Values` when told by the
-        values said with it, `Candidates` when checked against every candidate; None when no
-        row can be told. `candidates` are the entities sharing the subject's name (None: any
-        row), `focus` the (salience, order) of the entities in focus, `attribute_of` the
-        attribute the value would fill on an entity (None when none fits). A value said with no
-        other is the row's that holds it when `alone` (no pronoun points elsewhere: "another
-        sailing leaves at 11:40" after the 8:15 one was offered)."""
+        values said with it, `Candidates` when checked against every candidate, `Several` when
+        the entities sharing the subject's name hold other values of its attribute, none of them
+        this one (the first of them, to be checked against all); None when no row can be told.
+        `candidates` are the entities sharing the subject's name (None: any row), `focus` the
+        (salience, order) of the entities in focus, `attribute_of` the attribute the value
+        would fill on an entity (None when none fits). A value said with no other is the row's
+        that holds it when `alone` (no pronoun points elsewhere: "another sailing leaves at
+        11:40" after the 8:15 one was offered)."""
         holders = self.held_by(value)
         if value.value_type == ValueType.number and len(value.text.split()) == 1 and not holders:
             return None  # a bare number could be anything: "2 gas stations"
@@ -314,4 +316,5 @@ class RowFinder:
         (attribute,) = attributes
         entities = self.index.entities
         held = {tuple(entities[e].values_of(attribute)[0]) for e in ids}  # type: ignore[arg-type]
-        return (ids[0], "Candidates") if len(held) == 1 else None
+        # "Sparks vs Storm is on March 9th" of three games on other days: wrong whichever is meant
+        return (ids[0], "Candidates") if len(held) == 1 else (ids[0], "Several")
