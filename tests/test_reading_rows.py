@@ -100,8 +100,10 @@ def test_tied_rows_are_checked_against_every_candidate(engine: Engine) -> None:
     # a value both hold alike is checked against both
     shared = _verdicts(engine, "The harbour tour costs $12.")
     assert shared[("tour_1", "price", "$12")].kind == "Contradicted"
-    # a value neither holds, where they differ: no one row's value could correct it
-    assert _verdicts(engine, "The harbour tour starts at 4 pm.") == {}
+    # a value neither holds, where they differ: wrong whichever is meant, against both
+    neither = _verdicts(engine, "The harbour tour starts at 4 pm.")
+    status = neither[("tour_1", "start", "4 pm")]
+    assert status.kind == "Contradicted" and status.kb_value == "10 am or 1 pm"
 
 
 def test_the_dialogue_focus_breaks_a_tie(engine: Engine) -> None:

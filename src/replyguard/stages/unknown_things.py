@@ -294,7 +294,7 @@ def _subject_phrases(ctx: CallContext) -> list[Lexeme]:
             j += 1
         if j >= len(tokens) or j - i > _MAX_SUBJECT_WORDS:
             continue
-        end = j if read.get(j) == "COP" else j - 1
+        end = j if read.get(j) in ("COP", "CUE") else j - 1  # "costs" read as a cue
         if end - i < 2:
             continue
         head = tokens[end - 1].lower

@@ -330,7 +330,10 @@ def choose_attribute(
                 if len(tied) == 2
                 else None
             )
-        return ranked[0]
+        # "a lap session costs £4": "cost" names price and season_fee alike; with neither
+        # qualifier said, the plain column
+        plain = _unqualified([a for a in tied if a in held])
+        return plain[0] if plain else ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
     if entity is not None and cued and not any(a in index.schema for a in cued):
