@@ -161,14 +161,20 @@ class _Sentence:
 
 def _without_qualifying_days(claims: list[AttachedClaim], index: KBIndex) -> list[AttachedClaim]:
     """Drops a weekday said with no subject of its own, or given to an entity its sentence does
-    not name ("On Saturdays we open at 9", "we're open Monday to Friday"), that says which
-    day's attribute is meant: one another claim of its sentence has (saturday_hours), or one
-    the KB has on another entity while the entity the weekday was given to has none. It is no
-    value of whatever entity holds weekdays."""
+    not name or that lacks the attribute ("On Saturdays we open at 9", "we're open late on
+    Wednesdays"), that says which day's attribute is meant: one another claim of its sentence
+    has (saturday_hours), or one the KB has on another entity while the entity the weekday was
+    given to has none. It is no value of whatever entity holds weekdays."""
     out = []
     for claim in claims:
         mention = claim.value.temporal
-        unowned = claim.draft.subject is None or claim.resolution == "Implicit"
+        entity = index.entities.get(claim.subject_id or "")
+        unowned = (
+            claim.draft.subject is None
+            or claim.resolution == "Implicit"
+            # "we're open late on Wednesdays": the practice has no column of weekdays
+            or (entity is not None and claim.predicate not in entity.attributes)
+        )
         day = mention_weekday(mention) if mention and unowned else None
         if day is None or not (
             any(other is not claim and names_weekday(other.predicate, day) for other in claims)
@@ -378,13 +384,16 @@ def _totals(
         if money.kind == "money" and rate.lower in _RATE_WORDS and after.kind == "word"
     }
     in_total = any(t.lower in _TOTAL_WORDS for t in tokens)
-    # a count inside a name or a longer value counts nothing ("the 10 Visit Pass")
+    # a count in a name ("the 10 Visit Pass", "NHS Band 3 costs") or inside a longer value
+    # counts nothing
     inside = [lx for lx in row if lx.cat in ("ENT", "VAL", "NAME")]
     counts = [
         k
         for k, t in enumerate(tokens[:-1])
         if _count_at(t)
-        and not any(lx.start <= t.start < lx.end and lx.end > t.end for lx in inside)
+        and not any(
+            lx.start <= t.start < lx.end and (lx.end > t.end or lx.cat != "VAL") for lx in inside
+        )
     ]
     out: set[int] = set()
     for claim in claims:

@@ -462,10 +462,9 @@ def _possessive_apposition(
         or not isinstance(first, Subject)
         or first.kind != "self"
         or first.lexeme.text.lower() not in _DETERMINERS
-        or len(clause.items) < 2
-        or not isinstance(clause.items[1], ValuePhrase)
+        or (len(clause.items) > 1 and not isinstance(clause.items[1], ValuePhrase))
     ):
-        return None
+        return None  # "Megan Hale, our hygienist, is ...": the words may be no value too
     return first
 
 

@@ -509,7 +509,9 @@ class Lexer:
             (self.index.cues, "CUE"),
         ):
             hit = table.longest(words, i)
-            if hit is not None:
+            if hit is not None and not (
+                cat == "ENT" and self._owner_before_value(words, i, hit[0])
+            ):
                 candidates.append((hit[0], cat, hit[1]))
         marker = self.words.primary.longest(words, i)
         if marker is not None:
@@ -653,6 +655,14 @@ class Lexer:
         lexeme = _lexeme(tokens, i, j, "VAL", value_type=vtype, temporal=temporal)
         lexeme.value_key = temporal.value if temporal is not None else value_key(vtype, lexeme.text)
         return lexeme
+
+    def _owner_before_value(self, words: list[str], i: int, n: int) -> bool:
+        """ "our practice manager": a KB value starting after our/your/the runs past the name
+        the n words at i form ("our practice" of "the practice"); "our" owns the value."""
+        if n < 2 or words[i] not in ("our", "your", "the"):
+            return False
+        value = self.index.values.longest(words, i + 1)
+        return value is not None and value[0] > n - 1
 
     def _names_subject(self, words: list[str], i: int, n: int, previous: list[Lexeme]) -> bool:
         """Whether the n words at i, a KB value, are as well the name of an entity and stand
