@@ -111,6 +111,31 @@ def test_a_head_count_is_no_fare():
     assert not any(v == "Contradicted" for _, _, v in _verdicts(result))
 
 
+SHOW = {
+    "entities": [
+        {
+            "id": "S1",
+            "name": "Late Laughs",
+            "type": "Event",
+            "attributes": {"age_limit": "16+", "price": "£12", "starts": "8:00 pm"},
+        }
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Yes, Late Laughs is 16+, so a 17-year-old can come.",
+        "Late Laughs is a 90-minute show and starts at 8pm.",
+    ],
+)
+def test_a_number_joined_to_its_unit_is_no_price(reply):
+    # issue 11: "so a 17-year-old can come" was read as a price of 17
+    result = _check(SHOW, reply, "Can my son come? He is 17.")
+    assert not any(attribute == "price" for attribute, _, _ in _verdicts(result))
+
+
 def test_the_scale_of_a_temperature_is_no_name():
     result = _check(
         FORECAST,

@@ -43,9 +43,11 @@ _AMOUNTS = (ValueType.money, ValueType.percent)
 
 def measured(text: str) -> bool:
     """A number said with a unit that is neither a currency nor a percent ("3 people",
-    "12 miles")."""
+    "12 miles", "a 17-year-old")."""
     key = number_key(text)
-    return key is not None and " " in key
+    if key is None:  # "17-year-old": digits joined to words no number reading takes
+        return text[:1].isdigit() and any(c.isalpha() for c in text)
+    return " " in key
 
 
 def compatible(value_type: ValueType | None, attribute_type: ValueType) -> bool:

@@ -565,20 +565,35 @@ def _named_after(
 ) -> list[ClaimDraft]:
     """ "New Delhi has a theme park named Adventure Island", "a sports venue called Mercado
     Jamaica": a value right before a naming word (`naming-word` in metta/lexicon.metta) and a
-    name is that name's, whatever the clause's subject."""
+    name is that name's, whatever the clause's subject; so is a value between a determiner and
+    a name, which it modifies ("You have a 7 pm Hairdresser appointment")."""
     at = {id(lx): k for k, lx in enumerate(lexemes)}
     for draft in drafts:
         k = at.get(id(draft.value))
-        if k is None or k + 2 >= len(lexemes) or draft.negated:
+        if k is None or k + 1 >= len(lexemes) or draft.negated:
             continue
-        word, name = lexemes[k + 1], lexemes[k + 2]
-        if word.cat != "W" or name.cat not in ("ENT", "NAME"):
-            continue
-        if "naming-word" not in kinds(word.text.lower().strip()):
-            continue
+        name = lexemes[k + 1]
+        if not (name.cat in ("ENT", "NAME") and k > 0 and _determines(lexemes[k - 1])):
+            if k + 2 >= len(lexemes):
+                continue
+            word, name = lexemes[k + 1], lexemes[k + 2]
+            if word.cat != "W" or name.cat not in ("ENT", "NAME"):
+                continue
+            if "naming-word" not in kinds(word.text.lower().strip()):
+                continue
         draft.subject = Subject("entity" if name.cat == "ENT" else "name", name)
         draft.direct = True
     return drafts
+
+
+def _determines(lexeme: Lexeme) -> bool:
+    """Whether the lexeme ends with a determiner ("have a", "your")."""
+    words = lexeme.text.lower().split()
+    return (
+        lexeme.cat in ("W", "ADDR", "SELF", "PRON_POSS")
+        and bool(words)
+        and (words[-1] in _DETERMINERS)
+    )
 
 
 def _demote(lexemes: list[Lexeme], token: Token | None) -> bool:

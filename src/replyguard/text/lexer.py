@@ -86,10 +86,18 @@ _UNITS = {
     "mph",
     "kph",
 }
+# a unit joined to its number by a hyphen ("17-year-old", "a 3-night stay")
+_JOINED_UNITS = ("year", "month", "week", "day", "night", "hour", "minute", "mile", "seat")
 _SCALES = {"fahrenheit", "celsius", "f", "c"}  # of temperature, after "degrees"
 _POSSESSIVE_PRONOUNS = {"his", "her", "its", "their"}
 _OBJECT_PRONOUNS = {"it", "him", "her", "them"}
 _NAME_CONNECTORS = {"of", "de", "du", "des", "di", "da", "van", "von", "der", "del", "la", "&"}
+
+
+def _joined_unit(word: str) -> bool:
+    """ "year-old" (folded "yearold"), "minute", "nights": a unit a number is joined to by a
+    hyphen."""
+    return word.startswith(_JOINED_UNITS)
 
 
 def _closes_initial(tokens: list[Token], j: int) -> bool:
@@ -423,7 +431,7 @@ class Lexer:
     def _pronouns_in_context(self, row: list[Lexeme]) -> list[Lexeme]:
         """Pronouns their neighbours re-read: "she didn't write it" (after a relation's cue,
         "it" is the value, an entity the reader resolves); "its 6 miles away" ("it's" typed
-        without its apostrophe)."""
+        without its apostrophe); "cost you" (the cue's object)."""
         for before, lexeme in zip(row, row[1:], strict=False):
             if (
                 lexeme.cat == "PRON"
@@ -434,6 +442,8 @@ class Lexer:
                 lexeme.cat, lexeme.value_type = "VAL", ValueType.entity
             elif lexeme.cat == "VAL" and before.cat == "PRON_POSS" and before.pronoun == "its":
                 before.cat, before.pronoun = "PRON", "it"
+            elif lexeme.cat == "ADDR" and fold(lexeme.text) == "you" and before.cat == "CUE":
+                lexeme.cat = "W"  # "it would cost you $108": the verb's object, no new subject
         return row
 
     def _lexeme_at(self, tokens, folded, i, end, temporal_starts, previous) -> Lexeme:  # noqa: ANN001, C901
@@ -488,6 +498,8 @@ class Lexer:
             counted = self.index.counted_by(folded[j + joined]) if j + joined < end else ()
             if counted and tokens[j].start == tok.end and joined:
                 j += 2  # "a 3-bed house": the count and its noun joined
+            elif joined and tokens[j].start == tok.end and _joined_unit(folded[j + 1]):
+                j += 2  # "a 17-year-old", "a 45-minute lesson": a measure, never a price
             elif j < end and (folded[j] in _UNITS or counted) and tokens[j].start - tok.end <= 1:
                 j += 1
                 if j < end and folded[j] in _SCALES and folded[j - 1] == "degrees":
@@ -502,6 +514,9 @@ class Lexer:
             lexeme.attributes = counted
             return lexeme
         words = folded[:end]
+        if self._booked_thing(words, i):
+            # "your reservation is $210": the thing being booked, as "it" would be
+            return _lexeme(tokens, i, i + 2, "PRON", pronoun="it")
         candidates = []
         for table, cat in (
             (self.index.names, "ENT"),
@@ -655,6 +670,15 @@ class Lexer:
         lexeme = _lexeme(tokens, i, j, "VAL", value_type=vtype, temporal=temporal)
         lexeme.value_key = temporal.value if temporal is not None else value_key(vtype, lexeme.text)
         return lexeme
+
+    def _booked_thing(self, words: list[str], i: int) -> bool:
+        """ "your" before a `booking-noun` that names no KB thing ("your suite" may)."""
+        return (
+            words[i] == "your"
+            and i + 1 < len(words)
+            and "booking-noun" in self.words.markers.get(words[i + 1])
+            and self.index.names.longest(words, i) is None
+        )
 
     def _owner_before_value(self, words: list[str], i: int, n: int) -> bool:
         """ "our practice manager": a KB value starting after our/your/the runs past the name

@@ -229,6 +229,7 @@ MARKER_KINDS = (
     "class-word",
     "descriptive-word",
     "naming-word",
+    "booking-noun",
     "owned-phrase",
     "suggestion-phrase",
     "object-pronoun",
