@@ -20,22 +20,13 @@ from replyguard.models import Turn
 
 REFERENCE = datetime(2026, 12, 3, 10, 0)
 
-VANS = {
-    "entities": [
-        {
-            "id": "V1",
-            "name": "Transit",
-            "type": "Object",
-            "attributes": {"total_price": "£180", "pickup_time": "9:00 am", "seats": "3"},
-        },
-        {
-            "id": "V2",
-            "name": "Sprinter",
-            "type": "Object",
-            "attributes": {"total_price": "£240", "pickup_time": "9:00 am", "seats": "3"},
-        },
-    ]
-}
+
+def van(ident: str, name: str, total: str) -> dict:
+    attributes = {"total_price": total, "pickup_time": "9:00 am", "seats": "3"}
+    return {"id": ident, "name": name, "type": "Object", "attributes": attributes}
+
+
+VANS = {"entities": [van("V1", "Transit", "£180"), van("V2", "Sprinter", "£240")]}
 OFFERED = [
     Turn(id="T1", speaker="user", text="I need a van on Saturday."),
     Turn(id="T2", speaker="assistant", text="The Transit is free on Saturday from 9:00 am."),
