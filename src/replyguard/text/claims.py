@@ -566,14 +566,15 @@ def _named_after(
     """ "New Delhi has a theme park named Adventure Island", "a sports venue called Mercado
     Jamaica": a value right before a naming word (`naming-word` in metta/lexicon.metta) and a
     name is that name's, whatever the clause's subject; so is a value between a determiner and
-    a name, which it modifies ("You have a 7 pm Hairdresser appointment")."""
+    a KB name, which it modifies ("You have a 7 pm Hairdresser appointment"; not "this Standard
+    Car", a capitalised word no KB thing is called)."""
     at = {id(lx): k for k, lx in enumerate(lexemes)}
     for draft in drafts:
         k = at.get(id(draft.value))
         if k is None or k + 1 >= len(lexemes) or draft.negated:
             continue
         name = lexemes[k + 1]
-        if not (name.cat in ("ENT", "NAME") and k > 0 and _determines(lexemes[k - 1])):
+        if not (name.cat == "ENT" and k > 0 and _determines(lexemes[k - 1])):
             if k + 2 >= len(lexemes):
                 continue
             word, name = lexemes[k + 1], lexemes[k + 2]

@@ -672,12 +672,14 @@ class Lexer:
         return lexeme
 
     def _booked_thing(self, words: list[str], i: int) -> bool:
-        """ "your" before a `booking-noun` that names no KB thing ("your suite" may)."""
+        """ "your" before a `booking-noun` that names no KB thing ("your suite" may), and not
+        before what is booked ("your reservation for 4 tickets for ...": the request)."""
         return (
             words[i] == "your"
             and i + 1 < len(words)
             and "booking-noun" in self.words.markers.get(words[i + 1])
             and self.index.names.longest(words, i) is None
+            and (i + 2 >= len(words) or words[i + 2] != "for")
         )
 
     def _owner_before_value(self, words: list[str], i: int, n: int) -> bool:
