@@ -60,3 +60,24 @@ def test_a_count_of_another_thing_is_no_restatement(engine: Engine) -> None:
 
 def test_a_part_of_the_day_is_restated_by_a_time(engine: Engine) -> None:
     assert _prior_flags(engine, "Please confirm: 3 passes for Sunrise Lengths at 7 am.") == []
+
+
+# issue 11: the user changed how many in other words ("3 passes", then "there will be 4 of us"):
+# the latest count is theirs, and a confirmation of it restates the request
+CHANGED = [
+    *TURNS,
+    Turn(id="T4", speaker="assistant", text="Please confirm: 3 passes for Sunrise Lengths."),
+    Turn(id="T5", speaker="user", text="Sorry, can you make that a booking for 4 people?"),
+]
+
+
+def _prior_after_change(engine: Engine, reply: str) -> list[str]:
+    result = engine.postprocess(reply, CHANGED[-1].text, CHANGED, reference_time=REFERENCE)
+    return [
+        f.content for f in result.hallucination_flags if f.hallucination_type == "ContradictsPrior"
+    ]
+
+
+def test_a_count_the_user_gave_since_in_other_words_is_theirs(engine: Engine) -> None:
+    assert _prior_after_change(engine, "Please confirm: 4 passes for Sunrise Lengths.") == []
+    assert _prior_after_change(engine, "Please confirm: 5 passes for Sunrise Lengths.") == ["5"]

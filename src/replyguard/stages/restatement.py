@@ -205,6 +205,8 @@ def _request_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> lis
             or value.value_key in _user_stems_since(ctx, asked.turn.index)
         ):
             continue
+        if value.cat == "COUNT" and value.value_key in _counts_since(ctx, engine, asked.turn.index):
+            continue  # "1 seat", then "change that to a ride with 2 people": 2 seats is theirs
         turn = asked.turn.turn
         out.append(
             Candidate(
@@ -371,6 +373,18 @@ def _user_stems_since(ctx: CallContext, index: int) -> set[str]:
         for r in ctx.dialogue.readings[index:]
         if r.turn.role == "user"
         for stem in r.reading.lexed.stems
+    }
+
+
+def _counts_since(ctx: CallContext, engine: Engine, index: int) -> set[str | None]:
+    """The counts of anything the user said after turn `index` ("with 2 people")."""
+    return {
+        lexeme.value_key
+        for r in ctx.dialogue.readings[index + 1 :]
+        if r.turn.role == "user"
+        for lexemes in _slots(r.reading.lexed, engine, questions=False).values()
+        for lexeme in lexemes
+        if lexeme.cat == "COUNT"
     }
 
 
