@@ -210,3 +210,31 @@ def test_the_amount_of_free_is_zero():
 
     assert money_amount("free") == "0"
     assert money_amount("$12.50") == "12.50"
+
+
+PASSES = {
+    "entities": [
+        {
+            "id": "P1",
+            "name": "Standard Pass",
+            "attributes": {"monthly_price": "£30", "min_age": "16"},
+        },
+        {
+            "id": "P2",
+            "name": "Senior Pass",
+            "attributes": {"monthly_price": "£20", "min_age": "65"},
+        },
+    ]
+}
+
+
+def test_a_bare_number_is_no_price_where_the_kb_writes_its_currency():
+    # issue 11: "As you're over 60, the concession membership suits you at £24" read 60 as a price
+    reply = "As you're over 70, the senior pass would suit you best at £20 a month."
+    result = _check(PASSES, reply, "Which pass should I get?")
+    assert _verdicts(result) == [("monthly_price", "£20", "Verified")]
+
+
+def test_a_bare_number_is_a_price_where_the_kb_writes_prices_bare():
+    result = _check(BOATS, "The fare is 18.40 from North Quay.", "How much is the water taxi?")
+    assert ("fare", "18.40", "Verified") in _verdicts(result)

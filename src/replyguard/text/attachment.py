@@ -65,8 +65,12 @@ def strictly(value_type: ValueType | None, attribute: str, index: KBIndex) -> bo
 
 def fits_attribute(value_type: ValueType | None, attribute: str, index: KBIndex) -> bool:
     """Whether a value of this type may be the attribute's: its type is compatible, or it is a
-    duration and the attribute a number column named for a stretch of time ("wait_time")."""
+    duration and the attribute a number column named for a stretch of time ("wait_time"). A
+    bare number is no price of a column the KB writes with its currency ("over 60" beside
+    "£24")."""
     atype = index.attribute_type(attribute)
+    if value_type == ValueType.number and atype == ValueType.money:
+        return not index.writes_currency(attribute)
     return compatible(value_type, atype) or (
         value_type == ValueType.duration and attribute in index.timed
     )
@@ -447,7 +451,7 @@ def named_holder(
     scored = [
         (affinity(a, words), a)
         for a, spec in index.schema.items()
-        if compatible(value.value_type, spec.value_type) and a not in index.polar
+        if fits_attribute(value.value_type, a, index) and a not in index.polar
     ]
     best = max((score for score, _ in scored), default=0)
     top = [a for score, a in scored if score == best and best > 0]

@@ -23,7 +23,7 @@ from replyguard.text.inflection import WordPrior, cue_variants
 from replyguard.text.temporal import NUMBER_WORDS
 from replyguard.text.tokens import tokenize
 from replyguard.text.words import content_stems, stem
-from replyguard.values import FREE_WORDS, fold, is_short_code, value_head
+from replyguard.values import FREE_WORDS, fold, is_short_code, money_key, value_head
 
 PhraseKey = tuple[str, ...]
 # Value types the lexer recognises by their shape (regexes, temporal grammar), not by lookup.
@@ -473,6 +473,7 @@ class KBIndex:
         self._value_runs: dict[str, list[PhraseKey]] | None = None
         self._attribute_holders: dict[str, list[str]] | None = None
         self._codes: dict[str, bool] = {}
+        self._currency: dict[str, bool] = {}
         self.polar_words = words.polar_words
         self.polar = self._polar_attributes()
         for entity in kb.entities:
@@ -760,6 +761,16 @@ class KBIndex:
             values = [str(v) for e in self.entities.values() for v in e.values_of(attribute)[0]]
             self._codes[attribute] = bool(values) and all(is_short_code(v) for v in values)
         return self._codes[attribute]
+
+    def writes_currency(self, attribute: str) -> bool:
+        """Whether every value of a money column is written with its currency ("£24", "24
+        pounds", "free"): then a bare number ("over 60") is none of its prices."""
+        if attribute not in self._currency:
+            values = [str(v) for e in self.entities.values() for v in e.values_of(attribute)[0]]
+            self._currency[attribute] = bool(values) and all(
+                money_key(v) is not None for v in values
+            )
+        return self._currency[attribute]
 
     def attribute_type(self, attribute: str) -> ValueType:
         spec = self.schema.get(attribute)
