@@ -61,3 +61,27 @@ def statuses(result) -> set[tuple[str, str, str]]:
 def test_a_value_after_you_is_the_subjects(hire, reply, status):
     result = hire.postprocess(reply, BEFORE[-1].text, BEFORE, reference_time=REFERENCE)
     assert ("Kingfisher", "hire_price", status) in statuses(result)
+
+
+# a cinema of my own: "child" in the ticket's own name is no qualifier naming child_price, a
+# column only the film club holds (issue 11: never an attribute the entity lacks when one fits)
+CINEMA = {
+    "entities": [
+        {"id": "C1", "name": "Child Ticket", "type": "Object", "attributes": {"price": "£6"}},
+        {
+            "id": "C2",
+            "name": "Saturday Film Club",
+            "type": "Event",
+            "attributes": {"price": "£9", "child_price": "£5"},
+        },
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    ("reply", "status"),
+    [("A child ticket costs £6.", "Verified"), ("A child ticket costs £5.", "Contradicted")],
+)
+def test_a_word_of_the_things_own_name_names_no_column_it_lacks(reply, status):
+    result = Engine(kb_from_document(CINEMA)).postprocess(reply, "", [], reference_time=REFERENCE)
+    assert statuses(result) == {("Child Ticket", "price", status)}

@@ -314,13 +314,14 @@ def choose_attribute(
         return fits_attribute(vtype, attribute, index)
 
     def best(candidates: list[str]) -> str | None:
-        """The candidate the sentence names most, then one the subject holds; None when it
+        """One the subject holds, then the candidate the sentence names most; None when it
         names two equally ("hot on Monday and Thursday" cannot be checked against one day).
         "directed" and "directed_by" are named equally by "directed", but a director holds
-        only the first."""
+        only the first; "a child return costs £7.40" names child_price by the thing's own
+        name, but the ticket holds only a price."""
 
-        def rank(a: str) -> tuple[int, bool]:
-            return -affinity(a, words), a not in held
+        def rank(a: str) -> tuple[bool, int]:
+            return entity is not None and a not in held, -affinity(a, words)
 
         ranked = sorted(candidates, key=rank)
         tied = [a for a in ranked if rank(a) == rank(ranked[0])]
