@@ -85,3 +85,27 @@ def test_a_weekday_said_of_the_organisation_picks_the_days_hours(shop):
     reply = "We're open late on Thursdays, until 7:30pm."
     assert said(shop, reply) == {("Clearview Eyecare", "thursday_close", "7:30pm", "Verified")}
     assert HallucinationType.FabricatedFact not in flags(shop, reply)
+
+
+BAKERY = """id,name,type,address,phone,monday_hours,tuesday_hours,wednesday_hours,thursday_hours,\
+friday_hours,saturday_hours,days,hours
+bakery,Kilnworth Bakery,Organization,2 Oven Row,01334 470 555,7:00 am - 5:00 pm,7:00 am - 5:00 pm,\
+7:00 am - 5:00 pm,7:00 am - 5:00 pm,7:00 am - 5:00 pm,8:00 am - 1:00 pm,,
+cafe,Bakery Cafe,Event,,,,,,,,,Monday|Tuesday|Wednesday|Thursday|Friday,8:00 am - 4:00 pm
+"""
+
+
+@pytest.mark.parametrize(
+    ("reply", "status"),
+    [
+        ("We open at 8am Monday to Friday.", "Contradicted"),
+        ("We open at 7am Monday to Friday.", "Verified"),
+    ],
+)
+def test_a_time_we_say_is_ours_not_another_things_that_holds_it(reply, status):
+    # issue 11: "we open at 8am Monday to Friday" was read as the 8am of a class that starts then
+    claims = said(Engine(kb_from_csv(BAKERY, origin="bakery.csv")), reply)
+    days = ("monday", "tuesday", "wednesday", "thursday", "friday")
+    value = reply.split()[3]
+    hours = {c for c in claims if c[1].endswith("hours_start") or c[1] == "hours"}
+    assert hours == {("Kilnworth Bakery", f"{d}_hours_start", value, status) for d in days}

@@ -1075,6 +1075,19 @@ class Reader:
             return None
         return AttachedClaim(draft, entity.label, entity.id, "Organisation", *picked, draft.value)
 
+    def _ours_undecided(self, draft: ClaimDraft, subject: Subject, sentence: _Sentence) -> bool:
+        """ "We" says a value of a type the organisation holds, naming nothing else, and no one
+        of its columns was picked: the value is the organisation's (each day said is read on
+        its own), never another entity's that happens to hold it."""
+        if subject.kind != "self" or fold(subject.lexeme.text) not in self.voice:
+            return False
+        if sentence.names_others or draft.value.value_type is None:
+            return False
+        entity = self.index.entities[self.organisation or ""]
+        return any(
+            self.index.attribute_type(a) == draft.value.value_type for a in entity.attributes
+        )
+
     def _claim_on(
         self, draft: ClaimDraft, entity_id: str, sentence: _Sentence, resolution: str
     ) -> AttachedClaim | None:
@@ -1232,6 +1245,8 @@ class Reader:
             ours = self._ours(draft, subject, sentence)
             if ours is not None:
                 return ours
+            if self._ours_undecided(draft, subject, sentence):
+                return None  # "we open at 8am Monday to Friday": each day's, not another's 8am
         if subject is None or subject.kind in ("self", "addressee"):
             # "we're going to 145 Amherst St": a KB value is the destination's, not ours
             return self._attach_implicit(draft, resolver, sentence) or self._attach_named(
