@@ -1061,11 +1061,7 @@ class Reader:
         the value may be said of ("we're 5 miles from the depot", "contact Ana, our buyer, at
         ..."). The value must be one of the organisation's attributes, or be named by a cue."""
         assert self.organisation is not None
-        if subject.kind == "self":
-            speaks = fold(subject.lexeme.text) in self.voice
-        else:
-            speaks = subject.kind == "addressee" and sentence.speaks_for_us
-        if not speaks or sentence.names_others:
+        if not self._spoken_for_us(subject, sentence):
             return None
         entity = self.index.entities[self.organisation]
         picked = choose_attribute(
@@ -1075,13 +1071,22 @@ class Reader:
             return None
         return AttachedClaim(draft, entity.label, entity.id, "Organisation", *picked, draft.value)
 
+    def _spoken_for_us(self, subject: Subject, sentence: _Sentence) -> bool:
+        """ "we"/"our" of the organisation, or "you" in a sentence that speaks for it, in a
+        sentence naming no one and nothing else."""
+        if subject.kind == "self":
+            speaks = fold(subject.lexeme.text) in self.voice
+        else:
+            speaks = subject.kind == "addressee" and sentence.speaks_for_us
+        return speaks and not sentence.names_others
+
     def _ours_undecided(self, draft: ClaimDraft, subject: Subject, sentence: _Sentence) -> bool:
         """ "We" says a value of a type the organisation holds, naming nothing else, and no one
         of its columns was picked: the value is the organisation's (each day said is read on
         its own), never another entity's that happens to hold it."""
-        if subject.kind != "self" or fold(subject.lexeme.text) not in self.voice:
+        if subject.kind != "self" or draft.value.value_type is None:
             return False
-        if sentence.names_others or draft.value.value_type is None:
+        if not self._spoken_for_us(subject, sentence):
             return False
         entity = self.index.entities[self.organisation or ""]
         return any(

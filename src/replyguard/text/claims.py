@@ -571,20 +571,25 @@ def _named_after(
     at = {id(lx): k for k, lx in enumerate(lexemes)}
     for draft in drafts:
         k = at.get(id(draft.value))
-        if k is None or k + 1 >= len(lexemes) or draft.negated:
-            continue
-        name = lexemes[k + 1]
-        if not (name.cat == "ENT" and k > 0 and _determines(lexemes[k - 1])):
-            if k + 2 >= len(lexemes):
-                continue
-            word, name = lexemes[k + 1], lexemes[k + 2]
-            if word.cat != "W" or name.cat not in ("ENT", "NAME"):
-                continue
-            if "naming-word" not in kinds(word.text.lower().strip()):
-                continue
-        draft.subject = Subject("entity" if name.cat == "ENT" else "name", name)
-        draft.direct = True
+        name = None if k is None or draft.negated else _name_owning(lexemes, k, kinds)
+        if name is not None:
+            draft.subject = Subject("entity" if name.cat == "ENT" else "name", name)
+            draft.direct = True
     return drafts
+
+
+def _name_owning(lexemes: list[Lexeme], k: int, kinds: Callable[[str], tuple]) -> Lexeme | None:
+    """The name the value at k is said of: a KB name right after it with a determiner before
+    it, or a name after a naming word right after it; None otherwise."""
+    after = lexemes[k + 1 : k + 3]
+    if after and after[0].cat == "ENT" and k > 0 and _determines(lexemes[k - 1]):
+        return after[0]
+    if len(after) < 2:
+        return None
+    word, name = after
+    if word.cat != "W" or name.cat not in ("ENT", "NAME"):
+        return None
+    return name if "naming-word" in kinds(word.text.lower().strip()) else None
 
 
 def _determines(lexeme: Lexeme) -> bool:
