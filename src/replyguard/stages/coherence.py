@@ -380,13 +380,23 @@ def _asked_polar(engine: Engine, ctx: CallContext, entity_id: str | None) -> set
 def _dated_of_asked(engine: Engine, ctx: CallContext, focus_entity: str | None) -> bool:
     """Whether a claim gives the thing a when-question asks about a day or a date ("when is the
     taster on?" - "it runs on Saturdays"); a date said of anything else ("Ines will ring you
-    tomorrow") answers nothing."""
-    asked = {focus_entity} if focus_entity is not None else _shared_names_asked(ctx)
+    tomorrow") answers nothing. A question that names nothing the reader could resolve ("When
+    would it be available again?") asks about what the reply then dates; one that names a
+    thing asks about every entity of its name (another performance of the same show)."""
+    asked = (
+        _namesakes(engine, focus_entity) if focus_entity is not None else _shared_names_asked(ctx)
+    )
     return any(
-        (c.attached.subject_id in asked or asked.intersection(c.attached.rows))
+        (not asked or c.attached.subject_id in asked or asked.intersection(c.attached.rows))
         and engine.index.attribute_type(c.attached.predicate) in _DATE_TYPES
         for c in ctx.claims
     )
+
+
+def _namesakes(engine: Engine, entity_id: str) -> set[str | None]:
+    """An entity and every other one of the same name."""
+    label = engine.index.entities[entity_id].label if entity_id in engine.index.entities else None
+    return {entity_id} | {i for i, e in engine.index.entities.items() if label and e.label == label}
 
 
 def _shared_names_asked(ctx: CallContext) -> set[str | None]:

@@ -70,14 +70,33 @@ def _overlaps(a: Span, b: Span) -> bool:
 def _unread(engine: Engine, ctx: CallContext, flags: list[HallucinationFlag]) -> list[UnreadValue]:
     """Values of the KB's types the reply states that no claim checked (a flag over a value
     judged it, so it is not unread; nor is a day that chose or agrees with a claim of its
-    sentence, see `_day_read`)."""
+    sentence, see `_day_read`; nor a value the user gave, said back to them: "a 17-year-old can
+    come" to "is it suitable for my 17-year-old?" is theirs to know, not the KB's)."""
+    users = _user_values(ctx)
     out = []
     for lexeme, vtype in unread_values(ctx.reply, engine.index.schema):
         span = Span(start=lexeme.start, end=lexeme.end)
         if any(_overlaps(span, f.span) for f in flags) or _day_read(engine, ctx.reply, lexeme):
             continue
+        if _value_said(lexeme) in users:
+            continue
         out.append(UnreadValue(text=lexeme.text, span=span, value_type=vtype))
     return out
+
+
+def _value_said(lexeme: Lexeme) -> str:
+    return lexeme.value_key or fold(lexeme.text)
+
+
+def _user_values(ctx: CallContext) -> set[str]:
+    """The values the user's turns state, by their keys."""
+    return {
+        _value_said(lx)
+        for r in ctx.dialogue.readings
+        if r.turn.role == "user"
+        for lx in r.reading.lexed.lexemes
+        if lx.cat == "VAL" and lx.pronoun is None
+    }
 
 
 def _held_by_claimed(engine: Engine, ctx: CallContext, unread: UnreadValue) -> bool:

@@ -42,7 +42,7 @@ from replyguard.text.temporal import (
     names_weekday,
 )
 from replyguard.text.tokens import Token
-from replyguard.text.words import joined, stem
+from replyguard.text.words import content_stems, joined, stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
 from replyguard.values import fold, order_key, round_the_clock
 
@@ -148,6 +148,9 @@ class _Sentence:
     asks: bool = False  # it ends in a question mark
     refers: bool = False  # it has a pronoun ("It starts at 2 pm"): a lone value is its referent's
     breaks: tuple[int, ...] = ()  # starts of the separators joining its clauses (",", "and")
+    # content stems of the question the text answers: they tell apart columns its own words
+    # do not ("what's the humidity?" - "it will be 26 %", beside a precipitation of 26 too)
+    asked: frozenset[str] = frozenset()
 
     def row_of(self, value: Lexeme) -> list[Lexeme]:
         return next((g for g in self.rows if any(v is value for v in g)), [])
@@ -670,6 +673,7 @@ class Reader:
             else frozenset()
         )
         lexed, drafts = self.parse(text, reference, asked)
+        asked_words = frozenset(content_stems(_QUESTION_WORD.findall(question or "")))
         out = ReadText(lexed)
         chosen: dict[int, Referent] = {}  # id(lexeme) -> the referent its subject means
         periods = lexed.markers_of("period-phrase")
@@ -720,6 +724,7 @@ class Reader:
                 asks=bool(row) and _asks(lexed, row),
                 refers=any(lx.cat == "PRON" for lx in row),
                 breaks=tuple(lx.start for lx in row if lx.cat == "SEP"),
+                asked=asked_words,
             )
             drafts = {}  # id(claim) -> the draft it was attached from
             claims = []
@@ -972,7 +977,9 @@ class Reader:
         if not ids:
             return None
         entity = self.index.entities[ids[0]]
-        picked = choose_attribute(draft, entity.id, self.index, sentence.words_for(value))
+        picked = choose_attribute(
+            draft, entity.id, self.index, sentence.words_for(value), sentence.asked
+        )
         if picked is None:
             return None
         return AttachedClaim(
@@ -1016,7 +1023,9 @@ class Reader:
         if len(holders) != 1:
             return None
         entity = self.index.entities[holders[0]]
-        picked = choose_attribute(draft, entity.id, self.index, sentence.words_for(draft.value))
+        picked = choose_attribute(
+            draft, entity.id, self.index, sentence.words_for(draft.value), sentence.asked
+        )
         if picked is None:
             return None
         return AttachedClaim(
@@ -1065,7 +1074,11 @@ class Reader:
             return None
         entity = self.index.entities[self.organisation]
         picked = choose_attribute(
-            replace(draft, direct=True), entity.id, self.index, sentence.words_for(draft.value)
+            replace(draft, direct=True),
+            entity.id,
+            self.index,
+            sentence.words_for(draft.value),
+            sentence.asked,
         )
         if picked is None or (picked[0] not in entity.attributes and picked[1] != "Cue"):
             return None
@@ -1098,7 +1111,9 @@ class Reader:
     ) -> AttachedClaim | None:
         # each value of a row said by its values is said of the row directly
         direct = replace(draft, direct=True)
-        picked = choose_attribute(direct, entity_id, self.index, sentence.words_for(draft.value))
+        picked = choose_attribute(
+            direct, entity_id, self.index, sentence.words_for(draft.value), sentence.asked
+        )
         if picked is None:
             return None
         entity = self.index.entities[entity_id]
@@ -1168,7 +1183,11 @@ class Reader:
         if entity is None or shared:
             return None  # a name several rows share: their values tell which (`_by_values`)
         picked = choose_attribute(
-            replace(draft, direct=True), entity.id, self.index, sentence.words_for(value)
+            replace(draft, direct=True),
+            entity.id,
+            self.index,
+            sentence.words_for(value),
+            sentence.asked,
         )
         if picked is None:
             return None
@@ -1209,7 +1228,11 @@ class Reader:
                 return None
             return AttachedClaim(draft, entity.label, entity.id, "Implicit", column, "Type", value)
         picked = choose_attribute(
-            replace(draft, direct=True), entity.id, self.index, sentence.words_for(value)
+            replace(draft, direct=True),
+            entity.id,
+            self.index,
+            sentence.words_for(value),
+            sentence.asked,
         )
         if picked is None or picked[1] != "Type":
             return None
@@ -1297,7 +1320,9 @@ class Reader:
             draft = replace(draft, value=replace(draft.value, text=meant.name))
         if subject_id is not None:
             draft = self._holder_named(draft, subject_id) or draft
-        picked = choose_attribute(draft, subject_id, self.index, sentence.words_for(draft.value))
+        picked = choose_attribute(
+            draft, subject_id, self.index, sentence.words_for(draft.value), sentence.asked
+        )
         entity = self.index.entities.get(subject_id or "")
         if picked is None and entity is not None and (draft.copula or draft.direct):
             # "The quiz is at 52 Bernard Street": a street address the KB lacks is the one

@@ -288,10 +288,13 @@ def choose_attribute(
     subject_id: str | None,
     index: KBIndex,
     words: frozenset[str] = frozenset(),
+    asked: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
     """(attribute, basis) for the draft's value, or None when nothing in the text or KB fits.
 
-    `words` are the sentence's content stems and the weekdays its dates fall on."""
+    `words` are the sentence's content stems and the weekdays its dates fall on, `asked` those
+    of the question the text answers: of columns the sentence names alike, the one the question
+    names is meant."""
     value = draft.value
     if value.temporal is not None and value.temporal.kind == "part_of_day":
         return None  # "in the evening" qualifies a time; it is not one
@@ -320,8 +323,8 @@ def choose_attribute(
         only the first; "a child return costs £7.40" names child_price by the thing's own
         name, but the ticket holds only a price."""
 
-        def rank(a: str) -> tuple[bool, int]:
-            return entity is not None and a not in held, -affinity(a, words)
+        def rank(a: str) -> tuple[bool, int, int]:
+            return entity is not None and a not in held, -affinity(a, words), -affinity(a, asked)
 
         ranked = sorted(candidates, key=rank)
         tied = [a for a in ranked if rank(a) == rank(ranked[0])]
@@ -424,8 +427,12 @@ def choose_attribute(
         bound = _bound_said(typed, _said_end(draft, index), index, words)
         if bound is not None:  # "a slot that begins at 4:45 pm and ends at 10 pm"
             return bound, "Type"
-        ranked = sorted(typed, key=lambda a: -affinity(a, words))
-        top = [a for a in ranked if affinity(a, words) == affinity(ranked[0], words)]
+
+        def said(a: str) -> tuple[int, int]:
+            return affinity(a, words), affinity(a, asked)
+
+        ranked = sorted(typed, key=said, reverse=True)
+        top = [a for a in ranked if said(a) == said(ranked[0])]
         if draft.subject is not None and not draft.foreign:  # not of a thing the KB lacks
             top = _unqualified(top) or top
         if len(top) == 1:

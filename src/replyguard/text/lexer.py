@@ -150,6 +150,9 @@ class Lexeme:
     new_name: bool = False  # a VAL that is also a name the KB does not know ("written by X")
     common_word: bool = False  # a one-word NAME that is a common English word ("Music")
     name_value: bool = False  # a VAL that is an unknown name read as a value ("at Cedar Hall")
+    # a NAME opening with a short form of KB names ("Nationals Vs Rockies" beside "Nationals Vs
+    # Braves"): a thing of their kind, not an attribute's value
+    kin_name: bool = False
     attributes: tuple[str, ...] = ()  # cue: attributes named; value: attributes holding it
     negates: bool = False  # a cue that says its attribute does not hold ("closed": not open)
     value_type: ValueType | None = None
@@ -246,6 +249,7 @@ class Lexer:
             out.append(lexeme)
             i = lexeme.end_tok
         out = self._capitalised_openers(tokens, _rate_units(tokens, out), sentence.start_token)
+        out = self._names_past_short_forms(tokens, out)
         row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
         row = self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
         return self._class_complements(tokens, folded, row, asked)
@@ -369,6 +373,27 @@ class Lexer:
             out.append(lexeme)
         return out
 
+    def _names_past_short_forms(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
+        """A short form of KB names (a first or last word that only names them implicitly,
+        "Nationals" of "Nationals Vs Braves") that runs straight on into capitalised words the
+        KB does not know opens a longer name: "Nationals Vs Rockies" is one unknown name, of the
+        kind they name (no value of theirs: `_names_as_values`)."""
+        out: list[Lexeme] = []
+        for lexeme in row:
+            before = out[-1] if out else None
+            if (
+                before is not None
+                and before.cat == "ENT"
+                and before.implicit_name
+                and lexeme.cat == "NAME"
+                and before.end_tok == lexeme.start_tok
+            ):
+                out[-1] = self._name(tokens, before.start_tok, lexeme.end_tok)
+                out[-1].kin_name = out[-1].cat == "NAME"
+                continue
+            out.append(lexeme)
+        return out
+
     def _names_as_values(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Unknown names where a value stands ("at Cedar Hall", "by Ana Lindqvist", "a Brass
         Ensemble evening", after a cue: "the album Hat Nhan"): the value of the one name-valued
@@ -390,6 +415,7 @@ class Lexer:
             if (
                 lexeme.cat != "NAME"
                 or lexeme.common_word
+                or lexeme.kin_name
                 or any(lx.cat == "NAME" for lx in out)  # "Ana Ruiz at the office in Perth"
                 or before is None
                 or not (
@@ -575,7 +601,9 @@ class Lexer:
                 return self._value(tokens, i, j, ValueType.text)
             # a clause after a colon starts like a sentence ("Please confirm: Booking 2 ...")
             opens = not previous or previous[-1].text.rstrip().endswith(":")
-            name = self._proper_name(tokens, folded, i, end, at_start=opens)
+            name = self._proper_name(
+                tokens, folded, i, end, at_start=opens, heads=_heads_noun(previous, i)
+            )
             if (
                 name is not None
                 and name.cat == "NAME"
@@ -830,9 +858,11 @@ class Lexer:
             self._opener(e) and self._prior(e) - own >= _MISSPELT_MARGIN for e in one_edit(word)
         )
 
-    def _proper_name(self, tokens, folded, i, end, *, at_start: bool) -> Lexeme | None:  # noqa: ANN001
+    def _proper_name(self, tokens, folded, i, end, *, at_start: bool, heads: bool) -> Lexeme | None:  # noqa: ANN001, E501
         """Capitalised words the KB does not know. A single capitalised word opening a sentence
-        is a name only if it is not an English word ("Noted.", "Sure," are not names)."""
+        is a name only if it is not an English word ("Noted.", "Sure," are not names); nor is
+        one right after a name or a number (HEADS: "the Shakey Graves Concert", "1 Ticket"),
+        the noun of the thing named or counted."""
         if (
             folded[i] in FUNCTION_WORDS
             and not (
@@ -867,7 +897,10 @@ class Lexer:
             folded[i] in FUNCTION_WORDS
             # a common word: emphasis ("Coffee places", "Chinese restaurants"), unless it
             # stands alone mid-sentence ("Directions to Shell are ...", "is Shell at ...")
-            or (self._emphasis(folded[i]) and (at_start or not _stands_alone(tokens, folded, i)))
+            or (
+                self._emphasis(folded[i])
+                and (at_start or heads or not _stands_alone(tokens, folded, i))
+            )
             or (at_start and self._common_plural(folded[i]))  # "Teens can join ...": a word
             or self._not_a_name(folded[i])  # "Oh, ...", "Interestingly, ...", "Im sure"
             or tokens[i].text.isupper()  # "GPS", "ETA": an acronym, not someone's name
@@ -1015,6 +1048,20 @@ def _governing_cue(previous: list[Lexeme]) -> Lexeme | None:
 
 # Words that may stand between a relation word and its value: "is not a Romantic comedy".
 _BEFORE_VALUE = frozenset("a an the actually really also just truly".split())
+
+
+def _heads_noun(previous: list[Lexeme], i: int) -> bool:
+    """Whether the word at token i directly follows a KB name or a number: a noun it heads. A
+    short form of names ("Ford" of "Ford Fusion") is not a whole name: "Ford Escape" is one."""
+    before = previous[-1] if previous else None
+    return (
+        before is not None
+        and before.end_tok == i
+        and (
+            (before.cat == "ENT" and not before.implicit_name)
+            or before.value_type == ValueType.number
+        )
+    )
 
 
 def _stands_alone(tokens: list[Token], folded: list[str], i: int) -> bool:

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
 
 from replyguard.kb import name_words
 from replyguard.models import EntityType, KnowledgeBase, ValueType
@@ -390,6 +391,16 @@ def _whole(value: object) -> int | None:
     return int(text) if text.isdigit() else None
 
 
+def _word_for_word(said: str, name: str) -> bool:
+    """Whether a name said is its KB name misspelt word by word: of as many words, each within
+    one slip per three letters of the one in its place ("Okafer", "Prof Okafor"); a name run
+    together or split apart is judged whole."""
+    a, b = said.split(), name.split()
+    return len(a) != len(b) or all(
+        Levenshtein.distance(x, y) <= max(1, len(y) // 3) for x, y in zip(a, b, strict=True)
+    )
+
+
 def _digits(text: str) -> str:
     return "".join(c for c in text if c.isdigit())
 
@@ -729,8 +740,11 @@ class KBIndex:
         block = self._fuzzy_blocks.get(folded[0], [])
         digits = _digits(folded)
         hits = process.extract(folded, block, scorer=fuzz.ratio, score_cutoff=cutoff, limit=8)
-        # digits are never fuzzy: "SA219" is no misspelling of "SA215"
-        hit = next((h for h in hits if _digits(h[0]) == digits), None)
+        # digits are never fuzzy: "SA219" is no misspelling of "SA215"; nor is a whole word
+        # put for another: "Riverside Vs Thornbury" is no misspelling of "Riverside Vs Harbour"
+        hit = next(
+            (h for h in hits if _digits(h[0]) == digits and _word_for_word(folded, h[0])), None
+        )
         if hit is None:
             return None
         name, score, _ = hit

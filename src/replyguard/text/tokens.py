@@ -122,6 +122,10 @@ def split_sentences(text: str, tokens: list[Token]) -> list[Sentence]:
     sentences: list[Sentence] = []
     begin = 0
     for i, tok in enumerate(tokens):
+        if _run_on_question(tokens, i):
+            sentences.append(Sentence(begin, i + 1, tokens[begin].start, tok.end))
+            begin = i + 1
+            continue
         if tok.text not in _SENTENCE_END and "\n\n" not in text[tok.end : _next_start(tokens, i)]:
             continue
         if tok.text == "." and i > 0 and abbreviation_dot(tokens, i):
@@ -134,6 +138,24 @@ def split_sentences(text: str, tokens: list[Token]) -> list[Sentence]:
     if begin < len(tokens):
         sentences.append(Sentence(begin, len(tokens), tokens[begin].start, tokens[-1].end))
     return sentences
+
+
+# auxiliaries that open a question; after a comma, with their capital, they start a new one
+_QUESTION_OPENERS = frozenset(
+    "Is Are Was Were Do Does Did Can Could Would Will Shall Should May".split()
+)
+
+
+def _run_on_question(tokens: list[Token], i: int) -> bool:
+    """ "It will be 26 %, Is that convenient to you?": a comma, then a capitalised auxiliary,
+    ends a statement run on into the question after it."""
+    return (
+        tokens[i].text == ","
+        and i > 0
+        and i + 2 < len(tokens)
+        and tokens[i + 1].text in _QUESTION_OPENERS
+        and tokens[i + 2].kind == "word"
+    )
 
 
 def may_end_sentence(text: str) -> bool:
