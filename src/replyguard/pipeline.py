@@ -21,7 +21,7 @@ from replyguard.atoms import clear_space, dialogue_atoms, outcome_atoms, reply_a
 from replyguard.dialogue import DialogueContext
 from replyguard.models import PostprocessedResponse
 from replyguard.stages.coherence import check_coherence
-from replyguard.stages.context import CallContext
+from replyguard.stages.context import CallContext, said_key, user_value_keys
 from replyguard.stages.correction import correct_response
 from replyguard.stages.facts import build_claims, validate_facts
 from replyguard.stages.hallucination import detect_hallucinations
@@ -138,6 +138,10 @@ def _read(
         if query.strip() and context.readings
         else engine.reader.read(query, reference, context.resolver(focus))
     )
+    # a value the user gave, said back with nothing but its type to tie it to a column ("so a
+    # 17-year-old can come" beside a count of places), is theirs, not a claim on the KB
+    users = user_value_keys(context)
+    reply.claims = [c for c in reply.claims if c.basis != "Type" or said_key(c.value) not in users]
     ctx = CallContext(
         response, query, reference, context, reply, query_reading, read_passages(passages)
     )

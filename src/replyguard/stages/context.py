@@ -9,7 +9,9 @@ from replyguard.dialogue import DialogueContext
 from replyguard.models import Claim, ClaimValidation, Evidence, Span
 from replyguard.text.analysis import ReadText
 from replyguard.text.attachment import AttachedClaim
+from replyguard.text.lexer import Lexeme
 from replyguard.text.passages import Passages
+from replyguard.values import fold
 
 CHECKED = ("Verified", "Contradicted", "HistoryConflict")  # statuses that checked a claim
 
@@ -56,3 +58,20 @@ class CallContext:
             if sentence.start <= position < sentence.end + 1:
                 return sentence.start, sentence.end
         return 0, len(self.response)
+
+
+def said_key(lexeme: Lexeme) -> str:
+    """A value said, by its type's key (its folded words when it has none)."""
+    return lexeme.value_key or fold(lexeme.text)
+
+
+def user_value_keys(dialogue: DialogueContext) -> set[str]:
+    """The values the user's turns state (`said_key`): a reply saying one back says the user's
+    value, not the KB's."""
+    return {
+        said_key(lx)
+        for r in dialogue.readings
+        if r.turn.role == "user"
+        for lx in r.reading.lexed.lexemes
+        if lx.cat == "VAL" and lx.pronoun is None
+    }

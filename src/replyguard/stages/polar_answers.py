@@ -72,7 +72,15 @@ def polar_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
             continue
         spec = engine.index.schema.get(claim.predicate)
         vtype = spec.value_type if spec else ValueType.text
-        found = kb_reading(engine, claim.subject_id, claim.predicate, vtype, claim.value.text)
+        found = kb_reading(
+            engine,
+            claim.subject_id,
+            claim.predicate,
+            vtype,
+            claim.value.text,
+            claim.value.temporal,  # "the 4th of this month" is compared as the day it names
+            rows=claim.rows,
+        )
         if found is None:
             continue
         many = spec is not None and spec.cardinality == Cardinality.many

@@ -38,7 +38,7 @@ from replyguard.models import (
     UnreadValue,
     ValueType,
 )
-from replyguard.stages.context import CHECKED, CallContext, ClaimRecord
+from replyguard.stages.context import CHECKED, CallContext, ClaimRecord, said_key, user_value_keys
 from replyguard.text.analysis import ReadText, unread_values
 from replyguard.text.lexer import Lexeme
 from replyguard.text.temporal import mention_weekday, names_weekday, normalise_weekday
@@ -72,31 +72,16 @@ def _unread(engine: Engine, ctx: CallContext, flags: list[HallucinationFlag]) ->
     judged it, so it is not unread; nor is a day that chose or agrees with a claim of its
     sentence, see `_day_read`; nor a value the user gave, said back to them: "a 17-year-old can
     come" to "is it suitable for my 17-year-old?" is theirs to know, not the KB's)."""
-    users = _user_values(ctx)
+    users = user_value_keys(ctx.dialogue)
     out = []
     for lexeme, vtype in unread_values(ctx.reply, engine.index.schema):
         span = Span(start=lexeme.start, end=lexeme.end)
         if any(_overlaps(span, f.span) for f in flags) or _day_read(engine, ctx.reply, lexeme):
             continue
-        if _value_said(lexeme) in users:
+        if said_key(lexeme) in users:
             continue
         out.append(UnreadValue(text=lexeme.text, span=span, value_type=vtype))
     return out
-
-
-def _value_said(lexeme: Lexeme) -> str:
-    return lexeme.value_key or fold(lexeme.text)
-
-
-def _user_values(ctx: CallContext) -> set[str]:
-    """The values the user's turns state, by their keys."""
-    return {
-        _value_said(lx)
-        for r in ctx.dialogue.readings
-        if r.turn.role == "user"
-        for lx in r.reading.lexed.lexemes
-        if lx.cat == "VAL" and lx.pronoun is None
-    }
 
 
 def _held_by_claimed(engine: Engine, ctx: CallContext, unread: UnreadValue) -> bool:

@@ -484,6 +484,7 @@ class Lexer:
             and known[0] > 1
             and (mention is None or _token_end(tokens, mention.end, i, end) - i < known[0])
             and not self._names_subject(folded[:end], i, known[0], previous)
+            and not _function_words_only(tokens, i, i + known[0])
         ):
             # a KB value longer than any shape found here: "200 Alester Ave", "5 miles"
             return self._known_value(tokens, i, i + known[0], known[1])
@@ -636,6 +637,8 @@ class Lexer:
         if cat == "VAL":
             if j - i == 1 and len(tokens[i].text) == 1 and tokens[i].text.islower():
                 return None  # "a garden": the article, not a letter code ("band A")
+            if _function_words_only(tokens, i, j):
+                return None
             return self._known_value(tokens, i, j, payload)
         if cat == "CUE":
             return _lexeme(tokens, i, j, "CUE", attributes=tuple(dict.fromkeys(payload)))
@@ -1048,6 +1051,14 @@ def _governing_cue(previous: list[Lexeme]) -> Lexeme | None:
 
 # Words that may stand between a relation word and its value: "is not a Romantic comedy".
 _BEFORE_VALUE = frozenset("a an the actually really also just truly".split())
+
+
+def _function_words_only(tokens: list[Token], i: int, j: int) -> bool:
+    """A KB value of function words alone written in lower case: "cast the song for you" says
+    no album "For You"."""
+    return all(fold(t.text) in FUNCTION_WORDS for t in tokens[i:j]) and not all(
+        t.is_capitalised for t in tokens[i:j]
+    )
 
 
 def _heads_noun(previous: list[Lexeme], i: int) -> bool:
