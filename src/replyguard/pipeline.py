@@ -19,7 +19,7 @@ from hyperon.atoms import Atom
 
 from replyguard.atoms import clear_space, dialogue_atoms, outcome_atoms, reply_atoms
 from replyguard.dialogue import DialogueContext
-from replyguard.models import PostprocessedResponse
+from replyguard.models import PostprocessedResponse, ValueType
 from replyguard.stages.coherence import check_coherence
 from replyguard.stages.context import CallContext, said_key, user_value_keys
 from replyguard.stages.correction import correct_response
@@ -27,6 +27,7 @@ from replyguard.stages.facts import build_claims, validate_facts
 from replyguard.stages.hallucination import detect_hallucinations
 from replyguard.stages.new_entities import new_entities
 from replyguard.stages.scoring import findings, recommend, score_confidence
+from replyguard.text.attachment import AttachedClaim
 from replyguard.text.passages import read_passages
 
 if TYPE_CHECKING:
@@ -138,15 +139,25 @@ def _read(
         if query.strip() and context.readings
         else engine.reader.read(query, reference, context.resolver(focus))
     )
-    # a value the user gave, said back with nothing but its type to tie it to a column ("so a
-    # 17-year-old can come" beside a count of places), is theirs, not a claim on the KB
+    # a bare number the user gave, said back with nothing but its type to tie it to a column
+    # ("at 9 she can join" beside a count of places), is theirs, not a claim on the KB
     users = user_value_keys(context)
-    reply.claims = [c for c in reply.claims if c.basis != "Type" or said_key(c.value) not in users]
+    reply.claims = [c for c in reply.claims if not _users_number(c, users)]
     ctx = CallContext(
         response, query, reference, context, reply, query_reading, read_passages(passages)
     )
     ctx.claims = build_claims(engine, ctx)
     return ctx
+
+
+def _users_number(claim: AttachedClaim, users: set[str]) -> bool:
+    value = claim.value
+    return (
+        claim.basis == "Type"
+        and value.value_type == ValueType.number
+        and value.text.strip().isdigit()
+        and said_key(value) in users
+    )
 
 
 def _record(engine: Engine, ctx: CallContext, reply: Iterable[Atom]) -> None:

@@ -50,6 +50,12 @@ def measured(text: str) -> bool:
     return " " in key
 
 
+def _holds_measures(attribute: str, index: KBIndex) -> bool:
+    """Whether the KB writes the attribute's values as numbers with a unit ("9 degrees")."""
+    values = [str(v) for e in index.entities.values() for v in e.values_of(attribute)[0]]
+    return any(measured(v) for v in values)
+
+
 def compatible(value_type: ValueType | None, attribute_type: ValueType) -> bool:
     if value_type is None or value_type in _TEXTUAL:
         return attribute_type in _TEXTUAL
@@ -422,6 +428,10 @@ def choose_attribute(
         ]
         # "£160" fits a number column only when no money column does: "sleeps" is no price
         typed = [a for a in typed if index.attribute_type(a) == vtype] or typed
+        if vtype == ValueType.number and measured(value.text):
+            # "so a 17-year-old can come": a measure is a number column's by its type alone only
+            # where the KB writes that column's values as measures too ("6 degrees")
+            typed = [a for a in typed if _holds_measures(a, index)]
         # "runs on Tuesday": a weekday is the value of a column of weekdays before a full date's
         typed = [a for a in typed if _holds_weekdays(value, entity, a)] or typed
         bound = _bound_said(typed, _said_end(draft, index), index, words)
@@ -461,6 +471,11 @@ def named_holder(
         for a, spec in index.schema.items()
         if fits_attribute(value.value_type, a, index) and a not in index.polar
     ]
+    # "a 60 percent chance of rain ..., with a high of 6 degrees": of the columns the sentence
+    # names, those of the value's own type, before one another value of the sentence fills
+    scored = [
+        (n, a) for n, a in scored if n > 0 and index.attribute_type(a) == value.value_type
+    ] or scored
     best = max((score for score, _ in scored), default=0)
     top = [a for score, a in scored if score == best and best > 0]
     if draft.basis == "Cue":  # "check-out is at 10am": a cue that says the name's words

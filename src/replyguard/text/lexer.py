@@ -396,7 +396,7 @@ class Lexer:
 
     def _names_as_values(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Unknown names where a value stands ("at Cedar Hall", "by Ana Lindqvist", "a Brass
-        Ensemble evening", after a cue: "the album Hat Nhan"): the value of the one name-valued
+        Ensemble evening", by a cue: "the album Hat Nhan", "the Hat Nhan album"): the value of the one name-valued
         attribute of the KB they fit (text/name_values.py), a claim to check, not an invented
         entity. Not after another unknown name: the value may be that one's."""
         taken = {a for lx in row if lx.cat == "VAL" for a in lx.attributes}
@@ -404,17 +404,21 @@ class Lexer:
             stem(w) for lx in row if lx.cat in ("W", "CUE") for w in lx.text.lower().split()
         )
         out: list[Lexeme] = []
-        for lexeme in row:
+        for k, lexeme in enumerate(row):
             before = out[-1] if out else None
             words = before.text.lower().split() if before is not None else []
             article = words[-1:] in (["a"], ["an"])
             cued = before.attributes if before is not None and before.cat == "CUE" else ()
+            after = row[k + 1] if k + 1 < len(row) else None
+            if not cued and words[-1:] == ["the"] and after is not None and after.cat == "CUE":
+                cued = after.attributes  # "from the Hat Nhan album": the cue after the name
             if lexeme.cat == "VAL" and words[-1:] == ["by"] and len(lexeme.attributes) > 1:
                 # "by Narsha", a value of both album and artist: who made the thing
                 lexeme.attributes = self.name_values.makers_of(lexeme.attributes)
             if (
                 lexeme.cat != "NAME"
-                or lexeme.common_word
+                # a capitalised word after "by" is its maker's name ("by Future"), not emphasis
+                or (lexeme.common_word and words[-1:] != ["by"])
                 or lexeme.kin_name
                 or any(lx.cat == "NAME" for lx in out)  # "Ana Ruiz at the office in Perth"
                 or before is None
@@ -999,10 +1003,14 @@ def _rate_units(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
 
 
 def _opens_title(tokens: list[Token], before: Lexeme, name: Lexeme, start: int) -> bool:
-    """A capitalised one-word negation or pronoun inside the sentence, right before a name."""
+    """A capitalised one-word negation, pronoun or function word inside the sentence, right
+    before a name ("in Only Love")."""
     return (
         name.cat == "NAME"
-        and before.cat in ("NEG", "PRON")
+        and (
+            before.cat in ("NEG", "PRON")
+            or (before.cat == "W" and fold(tokens[before.start_tok].text) in FUNCTION_WORDS)
+        )
         and before.end_tok == before.start_tok + 1 == name.start_tok
         and before.start_tok > start
         and tokens[before.start_tok].text[:1].isupper()
