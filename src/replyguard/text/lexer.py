@@ -396,9 +396,10 @@ class Lexer:
 
     def _names_as_values(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Unknown names where a value stands ("at Cedar Hall", "by Ana Lindqvist", "a Brass
-        Ensemble evening", by a cue: "the album Hat Nhan", "the Hat Nhan album"): the value of the one name-valued
-        attribute of the KB they fit (text/name_values.py), a claim to check, not an invented
-        entity. Not after another unknown name: the value may be that one's."""
+        Ensemble evening", by a cue: "the album Hat Nhan", "the Hat Nhan album"): the value of
+        the one name-valued attribute of the KB they fit (text/name_values.py), a claim to
+        check, not an invented entity. Not after another unknown name: the value may be that
+        one's."""
         taken = {a for lx in row if lx.cat == "VAL" for a in lx.attributes}
         stems = frozenset(
             stem(w) for lx in row if lx.cat in ("W", "CUE") for w in lx.text.lower().split()

@@ -60,8 +60,9 @@ _TITLES = {"mr", "mrs", "ms", "dr", "prof", "mt"}
 _INITIALISM_RE = re.compile(r"(?:[^\W\d_]{1,2}\.)+[^\W\d_]{1,2}")
 _SENTENCE_END = {".", "!", "?"}
 # A full stop typed without the space after it, between a word and the capitalised word that
-# opens the next sentence ("at Alcatraz Island.You should", "High On Life.I'm"); initialisms ("D.C", "J.K") and
-# domains ("example.com") have parts of one or two letters, or no capital after the dot.
+# opens the next sentence ("at Alcatraz Island.You should", "High On Life.I'm"); initialisms
+# ("D.C", "J.K") and domains ("example.com") have parts of one or two letters, or no capital
+# after the dot.
 _RUN_ON = re.compile(r"(?<=[^\W\d_][a-z]{2})(\.)(?=[A-Z](?:[a-z]|['’]|$))")
 
 
