@@ -428,9 +428,9 @@ def choose_attribute(
         ]
         # "£160" fits a number column only when no money column does: "sleeps" is no price
         typed = [a for a in typed if index.attribute_type(a) == vtype] or typed
-        if vtype == ValueType.number and measured(value.text):
-            # "so a 17-year-old can come": a measure is a number column's by its type alone only
-            # where the KB writes that column's values as measures too ("6 degrees")
+        if vtype == ValueType.number and number_key(value.text) is None and measured(value.text):
+            # "so a 17-year-old can come": a number joined to its unit is a number column's by
+            # its type alone only where the KB writes that column's values as measures too
             typed = [a for a in typed if _holds_measures(a, index)]
         # "runs on Tuesday": a weekday is the value of a column of weekdays before a full date's
         typed = [a for a in typed if _holds_weekdays(value, entity, a)] or typed
