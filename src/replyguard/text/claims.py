@@ -104,10 +104,12 @@ _EXISTENTIAL_OPENERS = frozenset({"there", "here"})
 _CARRY_WORDS = frozenset("in at on for to the a an and or also".split())
 
 
-def _before_modifier(words: list[str], last: bool) -> list[str]:
+def _before_modifier(words: list[str], last: bool, dated: bool = False) -> list[str]:
     """The words before a value, less an article just before it: in "costs £45 for a 90-minute
-    session" the value is the modifier of the subject's own noun, said of it directly."""
-    return words[:-1] if last and words and words[-1] in ("a", "an") else words
+    session" the value is the modifier of the subject's own noun, said of it directly; "the"
+    before a day (DATED) is the day's own ("with Rhiannon Vale on the 11th")."""
+    articles = ("a", "an", "the") if dated else ("a", "an")
+    return words[:-1] if last and words and words[-1] in articles else words
 
 
 def _preposition(text: str) -> str | None:
@@ -402,7 +404,11 @@ class ClaimTransformer(Transformer):
                         word in _DETERMINERS
                         for w in item.lead
                         if w.cat == "W"
-                        for word in _before_modifier(w.text.lower().split(), w is item.lead[-1])
+                        for word in _before_modifier(
+                            w.text.lower().split(),
+                            w is item.lead[-1],
+                            item.value.temporal is not None,
+                        )
                     )
                     current.append(
                         ClaimDraft(
