@@ -15,6 +15,11 @@ def test_values_keep_the_replys_format():
     assert render_like("15:00", "2pm", ValueType.time) == "14:00"
     assert render_like("Wednesday", "2026-12-01", ValueType.date) == "Tuesday"
     assert render_like("2019", "2020-03-15", ValueType.year) == "2020"
+    # a day of the month said alone stays alone; with its month, the month stays
+    assert render_like("16th", "2026-12-15", ValueType.date) == "15th"
+    assert render_like("the 2nd", "2026-12-01", ValueType.date) == "1st"
+    assert render_like("December 16th", "2026-12-15", ValueType.date) == "December 15th"
+    assert render_like("16 December", "2026-12-15", ValueType.date) == "15 December"
     assert render_like("Marketing", "Engineering", ValueType.enum) == "Engineering"
 
 

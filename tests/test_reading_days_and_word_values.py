@@ -76,3 +76,35 @@ def test_the_album_written_as_the_kb_writes_it_is_read() -> None:
     claims = [(c.predicate, c.object) for c in result.factual_validation.claims]
     assert claims == [("album", "For You")]
     assert result.recommendation.kind == "Accept"
+
+
+CLUB = {
+    "entities": [
+        {
+            "id": "session",
+            "name": "Tuesday Session",
+            "type": "Event",
+            "attributes": {"performer": "Ana Brook", "date": "2026-12-08"},
+        },
+        {
+            "id": "social",
+            "name": "Folk Social",
+            "type": "Event",
+            "attributes": {"performer": "Tom Reed", "date": "2026-12-15"},
+        },
+    ]
+}
+
+
+def test_a_day_after_another_value_is_still_the_subjects() -> None:
+    result = _check(
+        CLUB,
+        "There is the Tuesday Session with Ana Brook on the 8th, and Folk Social with Tom Reed"
+        " on the 16th.",
+        "What's on at the club?",
+    )
+    claims = {(c.subject, c.predicate, c.object) for c in result.factual_validation.claims}
+    assert ("Folk Social", "date", "16th") in claims
+    assert ("Tuesday Session", "date", "8th") in claims
+    assert result.recommendation.kind == "CorrectAndDeliver"
+    assert result.recommendation.deliver.endswith("on the 15th.")

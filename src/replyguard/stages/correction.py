@@ -437,14 +437,19 @@ def _words_but_numbers(text: str) -> list[str]:
     return [w for w in re.findall(r"\w+", text.casefold()) if not any(c.isdigit() for c in w)]
 
 
+_MONTH_RE = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
+
+
 def _day_and_month(day: date, like: str) -> str:
     """A date without its year, in the order the reply wrote one ("18 December", "December
-    18th"): "8 December" for 2026-12-08."""
+    18th", or "18th" alone): "8 December" for 2026-12-08."""
     month = day.strftime("%B")
-    if re.match(r"\s*\d", like):
-        return f"{day.day} {month}"
     ordinal = re.search(r"\d(st|nd|rd|th)\b", like)
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(day.day % 10 if day.day // 10 != 1 else 0, "th")
+    if ordinal and not _MONTH_RE.search(like):
+        return f"{day.day}{suffix}"  # "the 16th": the day of the month alone, as said
+    if re.match(r"\s*\d", like):
+        return f"{day.day} {month}"
     return f"{month} {day.day}{suffix if ordinal else ''}"
 
 
