@@ -203,6 +203,11 @@ def test_times_of_a_range_whose_am_or_pm_is_said_once():
     assert said == {"11.45": "11:45", "12.45 pm": "12:45"}
     said = {m.text: m.value for m in find_temporal("It is open 6 - 9.30pm.", NOW)}
     assert said == {"6": "18:00", "9.30pm": "21:30"}
+    # a first end written as a clock time without am or pm takes it from the second end too
+    said = {m.text: m.value for m in find_temporal("Lane swim is from 6:30 to 9am.", NOW)}
+    assert said == {"6:30": "06:30", "9am": "09:00"}
+    said = {m.text: m.value for m in find_temporal("Swim club is from 6:30 to 8pm.", NOW)}
+    assert said == {"6:30": "18:30", "8pm": "20:00"}
 
 
 def test_a_range_of_bare_hours_where_hours_are_meant():

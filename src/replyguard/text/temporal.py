@@ -965,6 +965,8 @@ def _range_starts(text: str, found: list[TemporalMention]) -> list[TemporalMenti
     out: list[TemporalMention] = []
     for k, mention in enumerate(found):
         before = found[k - 1].end if k else 0
+        if k and found[k - 1].kind == "time" and not _MERIDIEM.search(found[k - 1].text):
+            before = found[k - 1].start  # "from 6:30 to 9am": the bare first end, read again
         m = None
         if mention.kind == "time" and mention.time is not None and _MERIDIEM.search(mention.text):
             low = max(before, mention.start - _RANGE_REACH)
@@ -982,6 +984,8 @@ def _range_starts(text: str, found: list[TemporalMention]) -> list[TemporalMenti
                 moment = datetime.time(first // 60, first % 60)
                 start = low + m.start("hour")
                 end = low + (m.end("minute") if m["minute"] else m.end("hour"))
+                if out and out[-1].start == start:
+                    out.pop()
                 out.append(
                     TemporalMention(
                         start, end, text[start:end], "time", moment, None, None, None, False,
