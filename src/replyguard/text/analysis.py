@@ -21,12 +21,14 @@ from replyguard.models import AttributeSchema, Entity, EntityType, ValueType
 from replyguard.text.attachment import (
     YEAR_LIKE,
     AttachedClaim,
+    affinity,
     choose_attribute,
     fits_attribute,
     named_holder,
     named_in,
     one_value_each,
     strictly,
+    unqualified,
 )
 from replyguard.text.claims import PREPOSITIONS, ClaimDraft, Subject, extract_drafts
 from replyguard.text.class_values import asked_classes
@@ -44,7 +46,7 @@ from replyguard.text.temporal import (
 from replyguard.text.tokens import Token
 from replyguard.text.words import content_stems, joined, stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
-from replyguard.values import fold, order_key, round_the_clock
+from replyguard.values import fold, order_key, round_the_clock, value_key
 
 _QUESTION_WORD = re.compile(r"[^\W\d_]+")
 _WORDS_TYPES = (ValueType.text, ValueType.enum)  # values said in words: "a Soundtracks song"
@@ -71,6 +73,8 @@ _LEX_CACHE_SIZE = 4096
 T = TypeVar("T")
 # value types that say nothing of which attribute holds them ("2", "Oban")
 _OPEN_TYPES = (None, ValueType.number, ValueType.text, ValueType.enum, ValueType.entity)
+# values that say whom to reach: one entity holding any is the one a lone such value is of
+_CONTACT_TYPES = (ValueType.phone, ValueType.email, ValueType.url)
 _TEXTUAL = (ValueType.text, ValueType.enum)
 _RELATIVE = frozenset({"relative_day", "relative_weekday"})  # "today", "next Friday"
 _ARTICLES = frozenset({"the", "a", "an"})
@@ -946,7 +950,7 @@ class Reader:
             return None
         if not named:
             by_values = self._by_values(draft, resolver, sentence, None) or (
-                None if owners else self._sole(draft)
+                None if owners else self._sole(draft, sentence.words_for(value))
             )
             if by_values is not None:
                 return by_values
@@ -986,15 +990,48 @@ class Reader:
             draft, entity.label, entity.id, "Implicit", picked[0], picked[1], draft.value
         )
 
-    def _sole(self, draft: ClaimDraft) -> AttachedClaim | None:
+    def _contact_of_one(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
+        """A phone number, email or web address no subject of its sentence holds: the one
+        entity's that has any (`_sole`)."""
+        if draft.value.value_type not in _CONTACT_TYPES or draft.negated:
+            return None
+        return self._sole(draft, sentence.words_for(draft.value))
+
+    def _sole(self, draft: ClaimDraft, words: frozenset[str]) -> AttachedClaim | None:
         """ "The total is $49.20" against a KB of one row (the booking a call returned): the
         value is that row's when exactly one of its attributes holds values of its very type (a
-        price, a time, a date; a bare number or a text could be anything)."""
+        price, a time, a date; a bare number or a text could be anything). So is a phone
+        number, email or web address when one entity alone holds any ("you can call the yard
+        on ..."); of its columns of that type, the one the sentence's WORDS name ("for
+        emergencies please call ..." of emergency_phone)."""
         value = draft.value
-        if len(self.index.entities) != 1 or value.value_type in _OPEN_TYPES:
+        if value.value_type in _OPEN_TYPES:
             return None
-        (entity,) = self.index.entities.values()
+        holders = list(self.index.entities.values())
+        if len(holders) != 1 and value.value_type in _CONTACT_TYPES:
+            holders = [
+                e
+                for e in holders
+                if any(strictly(value.value_type, a, self.index) for a in e.attributes)
+            ]
+        if len(holders) != 1:
+            return None
+        (entity,) = holders
         typed = [a for a in entity.attributes if strictly(value.value_type, a, self.index)]
+        if len(typed) > 1:
+            # the column holding the value, else the one the words name, else the plain one
+            # ("call us on ...": the main line, not the out-of-hours one)
+            holding = [
+                a
+                for a in typed
+                if any(
+                    value_key(value.value_type, str(v)) == value.value_key
+                    for v in entity.values_of(a)[0]
+                )
+            ]
+            best = max(affinity(a, words) for a in typed)
+            named = [a for a in typed if best > 0 and affinity(a, words) == best]
+            typed = holding or named or unqualified(typed)
         if len(typed) != 1:
             return None
         return AttachedClaim(draft, entity.label, entity.id, "Sole", typed[0], "Type", value)
@@ -1277,8 +1314,10 @@ class Reader:
                 return None  # "we open at 8am Monday to Friday": each day's, not another's 8am
         if subject is None or subject.kind in ("self", "addressee"):
             # "we're going to 145 Amherst St": a KB value is the destination's, not ours
-            return self._attach_implicit(draft, resolver, sentence) or self._attach_named(
-                draft, sentence
+            return (
+                self._attach_implicit(draft, resolver, sentence)
+                or self._attach_named(draft, sentence)
+                or self._contact_of_one(draft, sentence)
             )
         referent = chosen.get(id(subject.lexeme))
         if referent is None and subject.kind == "entity" and subject.lexeme.cat == "VAL":
@@ -1331,7 +1370,8 @@ class Reader:
             column = self._street_column(entity) if street else None
             picked = None if column is None else (column, "Type")
         if picked is None:
-            return None
+            # "for dental emergencies please call ...": a number of the one entity that has any
+            return self._contact_of_one(draft, sentence)
         attribute, basis = picked
         if subject_id is None:
             inverse = self._inverse(attribute, draft, subject)

@@ -260,7 +260,7 @@ def _parts(attribute: str) -> int:
     return len([p for p in attribute.lower().split("_") if p])
 
 
-def _unqualified(attributes: list[str]) -> list[str]:
+def unqualified(attributes: list[str]) -> list[str]:
     """Of several columns a value fits equally, the one named by a single word ("price"
     beside "term_fee" and "child_price"): a qualified column is meant when its qualifier is
     said ("for the term", "children pay"), the plain one otherwise. Empty unless exactly one."""
@@ -348,7 +348,7 @@ def choose_attribute(
             )
         # "a lap session costs £4": "cost" names price and season_fee alike; with neither
         # qualifier said, the plain column
-        plain = _unqualified([a for a in tied if a in held])
+        plain = unqualified([a for a in tied if a in held])
         return plain[0] if plain else ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
@@ -444,7 +444,7 @@ def choose_attribute(
         ranked = sorted(typed, key=said, reverse=True)
         top = [a for a in ranked if said(a) == said(ranked[0])]
         if draft.subject is not None and not draft.foreign:  # not of a thing the KB lacks
-            top = _unqualified(top) or top
+            top = unqualified(top) or top
         if len(top) == 1:
             return top[0], "Type"
         if len(top) == 2:  # "open until 10pm": the end of the one range of times it has
