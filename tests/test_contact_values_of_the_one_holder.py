@@ -93,3 +93,11 @@ def test_a_number_no_column_is_named_for_is_the_main_lines(engine: Engine) -> No
     result = _check(engine, "Please call 07700 900 124.")
     assert _claims(result) == {"phone=07700 900 124": "Contradicted"}
     assert result.recommendation.deliver == "Please call 01539 555 010."
+
+
+@pytest.mark.parametrize("number", ["017687 555 210", "015394 55010", "01539 555 010"])
+def test_a_national_number_with_a_long_area_code_is_a_phone(number: str) -> None:
+    from replyguard.models import ValueType
+    from replyguard.values import infer_value_type
+
+    assert infer_value_type(number) == ValueType.phone

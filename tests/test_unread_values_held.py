@@ -59,7 +59,8 @@ def test_an_unread_value_no_claimed_entity_holds_is_flagged(engine: Engine) -> N
 
 
 def test_a_reply_with_no_claim_is_not_accepted_on_an_unread_value(engine: Engine) -> None:
-    result = _check(engine, "You can ring us any time on 0161 555 0144.")
+    # "hire" names the lexicon's join_date, a date: a price is never its value
+    result = _check(engine, "You can hire a mat for £3.")
     assert result.factual_validation.claims == []
-    assert [u.text for u in result.unread_values] == ["0161 555 0144"]
+    assert [u.text for u in result.unread_values] == ["£3"]
     assert result.recommendation.kind == "AcceptWithFlags"

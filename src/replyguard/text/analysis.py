@@ -149,6 +149,7 @@ class _Sentence:
     rows: list[list[Lexeme]] = field(default_factory=list)  # its values, grouped by row said
     speaks_for_us: bool = False  # it says "we", "us" or "our"
     names_others: bool = False  # it names an entity other than the organisation, or a new name
+    names_unknown: bool = False  # it names someone or something the KB does not know
     asks: bool = False  # it ends in a question mark
     refers: bool = False  # it has a pronoun ("It starts at 2 pm"): a lone value is its referent's
     breaks: tuple[int, ...] = ()  # starts of the separators joining its clauses (",", "and")
@@ -725,6 +726,7 @@ class Reader:
                     (lx.cat == "ENT" and self.organisation not in lx.entity_ids) or lx.cat == "NAME"
                     for lx in row
                 ),
+                names_unknown=any(lx.cat == "NAME" for lx in row),
                 asks=bool(row) and _asks(lexed, row),
                 refers=any(lx.cat == "PRON" for lx in row),
                 breaks=tuple(lx.start for lx in row if lx.cat == "SEP"),
@@ -992,8 +994,11 @@ class Reader:
 
     def _contact_of_one(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
         """A phone number, email or web address no subject of its sentence holds: the one
-        entity's that has any (`_sole`)."""
+        entity's that has any (`_sole`); not when the sentence names someone the KB does not
+        know ("write to Ines Carvalho, our practice manager, at ..."), whose it may be."""
         if draft.value.value_type not in _CONTACT_TYPES or draft.negated:
+            return None
+        if sentence.names_unknown:
             return None
         return self._sole(draft, sentence.words_for(draft.value))
 

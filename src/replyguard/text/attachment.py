@@ -310,7 +310,10 @@ def choose_attribute(
 
     def fits(attribute: str) -> bool:
         if attribute not in index.schema:
-            return True  # an attribute no entity has ("founded"): any value may claim it
+            # an attribute no entity has ("founded"): any value may claim it, of the type the
+            # lexicon gives its values (`cue-value-type`): "hired for £3" is no join date
+            declared = index.cue_value_types.get(attribute)
+            return declared is None or compatible(vtype, declared)
         atype = index.attribute_type(attribute)
         if (
             atype == ValueType.year

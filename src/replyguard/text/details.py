@@ -4,8 +4,8 @@ is the event. A request and the confirmation that restates it can then be compar
 KB column lists.
 
 The phrases and the slot each introduces are word lists in metta/lexicon.metta
-(`detail-phrase`, `event-confirming`, `generic-detail`, `discourse-opener`); this module only
-reads the words after a phrase.
+(`detail-phrase`, `event-confirming`, `generic-detail`, `judgement-word`, `discourse-opener`);
+this module only reads the words after a phrase.
 """
 
 from __future__ import annotations
@@ -162,6 +162,13 @@ def modifier_details(
         if lx.cat == "VAL" and lx.attributes
         for k in range(lx.start_tok, lx.end_tok)
     }
+    # "contact number", "phone number": words a cue joins name a column, not a kind of a thing
+    cued = {
+        k
+        for lx in lexed.lexemes
+        if lx.cat == "CUE" and lx.end_tok - lx.start_tok > 1
+        for k in range(lx.start_tok, lx.end_tok)
+    }
     asking = {
         k
         for s in lexed.sentences
@@ -171,7 +178,9 @@ def modifier_details(
     out: Details = {}
     for i in range(len(tokens) - 1):
         modifier, noun = tokens[i], tokens[i + 1]
-        if i in taken or i + 1 in taken or i in asking or not _is_kind(tokens, i, kinds):
+        if i in taken or i + 1 in taken or i in asking or {i, i + 1} <= cued:
+            continue
+        if not _is_kind(tokens, i, kinds):
             continue
         before = tokens[i - 1] if i > 0 else None
         if before is None or not (
@@ -226,6 +235,8 @@ def _is_kind(tokens: list[Token], i: int, kinds: Callable[[str], tuple[object, .
     if {modifier.lower, noun.lower} & _BOUNDARIES:
         return False
     found = [k for t in (modifier, noun) for k in kinds(t.lower)]
+    if "judgement-word" in kinds(modifier.lower):
+        return False  # "2 suitable cars": a judgement, no kind
     return not any(k == "generic-detail" or str(k).startswith("state-verb:") for k in found)
 
 

@@ -219,6 +219,7 @@ MARKER_KINDS = (
     "role-noun",
     "late-request-marker",
     "generic-detail",
+    "judgement-word",
     "non-assertive",
     "discourse-opener",
     "event-confirming",
@@ -256,6 +257,7 @@ WORD_LIST_ARITY: dict[str, int] = {
     **dict.fromkeys(CLASSED_KINDS, 2),
     "pronoun": 4,
     "cue-synonym": 2,
+    "cue-value-type": 2,
     "generic-phrase": 1,
     "opposite-state": 2,
     "common-attribute": 1,
@@ -297,6 +299,8 @@ class WordLists:
     markers: PhraseTable = field(default_factory=PhraseTable)  # payload: marker kind
     pronouns: dict[str, PronounInfo] = field(default_factory=dict)
     cue_synonyms: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    # the type of the values of a column the lexicon's cues name: "hired" names join_date, a date
+    cue_value_types: dict[str, ValueType] = field(default_factory=dict)
     generic_phrases: set[PhraseKey] = field(default_factory=set)
     opposite_states: set[tuple[str, str]] = field(default_factory=set)
     equivalents: dict[str, str] = field(default_factory=dict)  # "avenue" -> "ave"
@@ -366,6 +370,8 @@ class WordLists:
             lists.pronouns[fold(form)] = PronounInfo(gender, number, animacy)
         for attribute, phrase in facts.get("cue-synonym", ()):
             lists.cue_synonyms[attribute].append(phrase)
+        for attribute, vtype in facts.get("cue-value-type", ()):
+            lists.cue_value_types[str(attribute)] = ValueType(str(vtype))
         lists.generic_phrases = {phrase_key(p) for (p, *_r) in facts.get("generic-phrase", ())}
         return lists
 
@@ -447,6 +453,7 @@ class KBIndex:
             s.value_type in WHEN_TYPES for s in kb.attribute_schema.values()
         )
         self.range_bounds = words.range_bounds
+        self.cue_value_types = words.cue_value_types
         # number columns named for a stretch of time ("wait_time", "trip_length"): they hold
         # durations written without their unit
         self.timed = frozenset(
