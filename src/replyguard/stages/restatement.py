@@ -199,10 +199,13 @@ def _request_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> lis
             continue
         value, wanted = pairs[0]
         # "a regular ride, or the luxury one": the reply names the kind asked for too; and a
-        # kind the user named since ("the speaker in the bedroom") is theirs
-        if value.cat == "MODIFIER" and (
-            any(a.value_key in reply_stems for a in asked.lexemes)
-            or value.value_key in _user_stems_since(ctx, asked.turn.index)
+        # kind or place the user named since ("the speaker in the bedroom", "no, play it in my
+        # bedroom" after "on my TV") is theirs
+        if value.cat == "MODIFIER" and any(a.value_key in reply_stems for a in asked.lexemes):
+            continue
+        if value.cat in ("MODIFIER", "PLACE") and (
+            {value.value_key, *content_stems(value.text.split())}
+            & _user_stems_since(ctx, asked.turn.index)
         ):
             continue
         if value.cat == "COUNT" and value.value_key in _counts_since(ctx, engine, asked.turn.index):

@@ -150,6 +150,8 @@ class _Sentence:
     speaks_for_us: bool = False  # it says "we", "us" or "our"
     names_others: bool = False  # it names an entity other than the organisation, or a new name
     names_unknown: bool = False  # it names someone or something the KB does not know
+    # start -> the entities sharing a name it says, where no one of them was told
+    shared_names: dict[int, tuple[str, ...]] = field(default_factory=dict)
     asks: bool = False  # it ends in a question mark
     refers: bool = False  # it has a pronoun ("It starts at 2 pm"): a lone value is its referent's
     breaks: tuple[int, ...] = ()  # starts of the separators joining its clauses (",", "and")
@@ -727,6 +729,11 @@ class Reader:
                     for lx in row
                 ),
                 names_unknown=any(lx.cat == "NAME" for lx in row),
+                shared_names={
+                    lx.start: lx.entity_ids
+                    for lx in row
+                    if lx.cat == "ENT" and len(lx.entity_ids) > 1 and id(lx) not in chosen
+                },
                 asks=bool(row) and _asks(lexed, row),
                 refers=any(lx.cat == "PRON" for lx in row),
                 breaks=tuple(lx.start for lx in row if lx.cat == "SEP"),
@@ -1188,32 +1195,43 @@ class Reader:
         in focus."""
         return (
             self._attach_named(draft, sentence)
-            or self._attach_one_named(draft, sentence)
+            or self._attach_one_named(draft, resolver, sentence)
             or self._attach_focus(draft, resolver, sentence)
         )
 
-    def _attach_one_named(self, draft: ClaimDraft, sentence: _Sentence) -> AttachedClaim | None:
+    def _attach_one_named(
+        self, draft: ClaimDraft, resolver: ReferenceResolver, sentence: _Sentence
+    ) -> AttachedClaim | None:
         """ "How about Blueface at the Fillmore on March 3rd?", "There is an event next Tuesday
-        for Alejandro Sanz": a typed value no subject claims, in a clause that names one KB
+        for Alejandro Sanz", "At 10:30 pm, you are going to a Jordan Rakei concert": a typed
+        value no subject claims (or only the speaker or hearer), in a clause that names one KB
         entity and nothing else, is said of that entity when its words or its type pick one of
-        the entity's attributes (`choose_attribute`). A bare number or free text could be
+        the entity's attributes (`choose_attribute`); of a name several rows share, of the row
+        the values said with it tell (`_by_values`). A bare number or free text could be
         anything's; text the KB holds as an attribute's value, or a name read as one, is that
         attribute's ("There is also a place of worship called Alexandra Palace")."""
         value = draft.value
         ids = {m[2] for m in sentence.named}
         known = value.value_type in _TEXTUAL and bool(value.attributes)
         if (
-            draft.subject is not None
+            (draft.subject is not None and draft.subject.kind not in ("self", "addressee"))
             or draft.negated
             or (value.value_type in _OPEN_TYPES and not known)
         ):
             return None
         if not draft.lead_words:
             return None  # "Today's class is at 10am": a value opening its clause qualifies it
+        if not ids and len(sentence.shared_names) == 1:
+            # "There is an event next Tuesday for Alejandro Sanz" of seven shows so named
+            (sharing,) = sentence.shared_names.values()
+            return self._by_values(draft, resolver, sentence, sharing)
         if len(ids) != 1 or None in ids:
             return None
+        # "At 10:30 pm, you are going to ...": the comma after a fronted time or date joins it
+        # to its clause
+        fronted = value.temporal is not None and draft.lead_words <= PREPOSITIONS
         if any(
-            min(m[0], value.start) < b < max(m[1], value.end)
+            min(m[0], value.start) < b < max(m[1], value.end) and not (fronted and b == value.end)
             for m in sentence.named
             for b in sentence.breaks
         ):
@@ -1222,8 +1240,11 @@ class Reader:
         shared = entity is not None and any(
             h.entity_id != entity.id for h in self.index.names.get(entity.label)
         )
-        if entity is None or shared:
-            return None  # a name several rows share: their values tell which (`_by_values`)
+        if entity is not None and shared:  # a name several rows share: their values tell which
+            sharing = tuple(h.entity_id for h in self.index.names.get(entity.label))
+            return self._by_values(draft, resolver, sentence, tuple(dict.fromkeys(sharing)))
+        if entity is None:
+            return None
         picked = choose_attribute(
             replace(draft, direct=True),
             entity.id,

@@ -1,0 +1,117 @@
+"""Issue 11, classes 4 and 7: a value said where its clause is only the speaker's or hearer's
+("At 9:30 pm, you are going to a Harbour Quartet concert") is the one named thing's; a value said
+of a name several rows share, named only obliquely ("a performance on 10 December for Tidal
+Choir"), is checked against those rows; and a place the user changed to since ("no, in the
+lounge") is theirs when the reply restates it.
+
+A diary, a choir's dates and a music player of our own; the verdicts were written before the
+code was run.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from replyguard.engine import Engine
+from replyguard.models import KnowledgeBase, Turn
+
+REFERENCE = datetime(2026, 12, 2, 12, 0)
+
+
+def _engine(entities: list[dict]) -> Engine:
+    return Engine(KnowledgeBase.model_validate({"entities": entities}))
+
+
+def _claims(result) -> dict[str, str]:  # noqa: ANN001
+    status = {v.claim_id: v.status.kind for v in result.factual_validation.claim_validations}
+    return {f"{c.predicate}={c.object}": status[c.id] for c in result.factual_validation.claims}
+
+
+DIARY = [
+    {
+        "id": "quartet",
+        "name": "Harbour Quartet concert",
+        "type": "Event",
+        "attributes": {"event_date": "2026-12-05", "event_time": "19:30"},
+    }
+]
+
+
+@pytest.mark.parametrize(
+    ("reply", "claims", "kind"),
+    [
+        (
+            "At 7:30 pm, you are going to a Harbour Quartet concert.",
+            {"event_time=7:30 pm": "Verified"},
+            "Accept",
+        ),
+        (
+            "At 9:30 pm, you are going to a Harbour Quartet concert.",
+            {"event_time=9:30 pm": "Contradicted"},
+            "CorrectAndDeliver",
+        ),
+    ],
+)
+def test_a_fronted_time_is_the_named_things(reply: str, claims: dict, kind: str) -> None:
+    result = _engine(DIARY).postprocess(
+        reply, "What's in my diary on Saturday?", reference_time=REFERENCE
+    )
+    assert _claims(result) == claims
+    assert result.recommendation.kind == kind
+
+
+CHOIR = [
+    {
+        "id": f"choir_{day}",
+        "name": "Tidal Choir",
+        "type": "Event",
+        "attributes": {"date": f"2026-12-{day:02d}", "venue": "St Anne's Hall"},
+    }
+    for day in (7, 9, 12)
+]
+
+
+def test_a_date_of_a_shared_name_said_obliquely_is_checked_against_its_rows() -> None:
+    engine = _engine(CHOIR)
+    right = engine.postprocess(
+        "There is a performance on 9 December for Tidal Choir.",
+        "When can I see Tidal Choir?",
+        reference_time=REFERENCE,
+    )
+    assert _claims(right) == {"date=9 December": "Verified"}
+    wrong = engine.postprocess(
+        "There is a performance on 10 December for Tidal Choir.",
+        "When can I see Tidal Choir?",
+        reference_time=REFERENCE,
+    )
+    assert _claims(wrong) == {"date=10 December": "Contradicted"}
+    assert wrong.recommendation.kind != "Accept"
+
+
+def test_a_place_the_user_changed_to_is_theirs() -> None:
+    engine = _engine(
+        [
+            {
+                "id": "song",
+                "name": "Northern Lights",
+                "type": "Object",
+                "attributes": {"artist": "Cara Voss", "album": "Polar"},
+            }
+        ]
+    )
+    turns = [
+        Turn(id="T1", speaker="user", text="Please play Northern Lights in my Kitchen."),
+        Turn(id="T2", speaker="assistant", text="You want Northern Lights in the Kitchen, right?"),
+        Turn(id="T3", speaker="user", text="No, play it in my lounge."),
+    ]
+    result = engine.postprocess(
+        "Sure, playing Northern Lights in your Lounge now.",
+        turns[-1].text,
+        turns,
+        reference_time=REFERENCE,
+    )
+    assert [
+        f.content for f in result.hallucination_flags if f.hallucination_type == "ContradictsPrior"
+    ] == []
