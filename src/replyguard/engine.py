@@ -123,6 +123,7 @@ class Engine:
             claim_grammar=self._claim_grammar,
             organisation=self.organisations[0] if len(self.organisations) == 1 else None,
             voice=frozenset(str(w) for (w,) in self.host.facts("organisation-voice")),
+            organisations=tuple(self.organisations),
         )
 
     def _user_claim_grammar(self) -> Lark | None:

@@ -33,7 +33,7 @@ from replyguard.text.attachment import (
 from replyguard.text.claims import PREPOSITIONS, ClaimDraft, Subject, extract_drafts
 from replyguard.text.class_values import asked_classes
 from replyguard.text.lexer import LexedText, Lexeme, Lexer, Marker
-from replyguard.text.lexicon import KBIndex, WordLists
+from replyguard.text.lexicon import KBIndex, NameHit, WordLists, word_key
 from replyguard.text.references import ReferenceResolver, Referent
 from replyguard.text.rows import RowFinder
 from replyguard.text.temporal import (
@@ -43,7 +43,7 @@ from replyguard.text.temporal import (
     mention_weekday,
     names_weekday,
 )
-from replyguard.text.tokens import Token
+from replyguard.text.tokens import Token, tokenize
 from replyguard.text.words import content_stems, joined, stem
 from replyguard.text.yes_no import Candidate, polar_claim, polar_mentions
 from replyguard.values import fold, order_key, round_the_clock, value_key
@@ -559,9 +559,11 @@ class Reader:
         claim_grammar: Lark | None = None,
         organisation: str | None = None,
         voice: frozenset[str] = frozenset(),
+        organisations: tuple[str, ...] = (),
     ) -> None:
         """`organisation` is the id of the entity the reply speaks for, `voice` the words that
-        speak for it ("we", "our": text/organisation.py)."""
+        speak for it ("we", "our": text/organisation.py); of several `organisations` that may
+        speak, the one a reply's question names speaks in that reply."""
         self.index = index
         # the words of the KB's attribute names ("junior" of junior_price), days and
         # prepositions aside
@@ -572,6 +574,7 @@ class Reader:
             if p and p not in WEEKDAYS and p not in PREPOSITIONS
         )
         self.organisation = organisation
+        self.organisations = organisations
         self.voice = voice
         self.words = words
         self.lexer = Lexer(
@@ -666,6 +669,34 @@ class Reader:
         )
 
     def read(
+        self,
+        text: str,
+        reference: datetime,
+        resolver: ReferenceResolver,
+        question: str | None = None,
+    ) -> ReadText:
+        """The text's claims (`_read`), spoken for the organisation the question names when
+        several may speak ("What's the phone number for the central library?" - "You can reach
+        us on ...")."""
+        default = self.organisation
+        if default is None and question:
+            self.organisation = self._named_organisation(question)
+        try:
+            return self._read(text, reference, resolver, question)
+        finally:
+            self.organisation = default
+
+    def _named_organisation(self, question: str) -> str | None:
+        words = [word_key(t.text) for t in tokenize(question)]
+        named = {
+            hit.entity_id
+            for i in range(len(words))
+            for hit in (self.index.names.longest(words, i) or (0, ()))[1]
+            if isinstance(hit, NameHit) and hit.entity_id in self.organisations
+        }
+        return named.pop() if len(named) == 1 else None
+
+    def _read(
         self,
         text: str,
         reference: datetime,
