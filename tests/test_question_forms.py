@@ -128,3 +128,28 @@ def test_an_opening_auxiliary_without_subject_or_question_mark_is_a_command(mess
 )
 def test_an_inverted_subject_or_a_question_mark_still_asks(message):
     assert classify_question(message).question_type == QuestionType.YesNo
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Can I leave my bike outside when I come in for the fitting?",
+        "Is the café still open when the last ferry gets in?",
+        "Could we bring the dog where the picnic tables are?",
+    ],
+)
+def test_a_wh_word_opening_a_clause_of_a_yes_no_question_asks_yes_or_no(message):
+    assert classify_question(message).question_type == QuestionType.YesNo
+
+
+@pytest.mark.parametrize(
+    ("message", "wh"),
+    [
+        ("Can you tell me when the fitting starts?", "when"),
+        ("Do you know where the picnic tables are?", "where"),
+        ("Could you check what time the last ferry leaves?", "what"),
+    ],
+)
+def test_a_wh_word_after_a_verb_that_embeds_it_is_the_question(message, wh):
+    form = classify_question(message)
+    assert (form.question_type, form.wh_word) == (QuestionType.Wh, wh)

@@ -181,7 +181,28 @@ def classify_question(text: str) -> QuestionForm:
     form = _form(_form_of(tuple(cls for cls, _ in collapsed)), collapsed)
     if form.question_type in (QuestionType.Wh, QuestionType.How) and _free_relative(words):
         return QuestionForm(QuestionType.Statement)
+    if form.question_type == QuestionType.Wh and _subordinate_wh(words):
+        return QuestionForm(QuestionType.YesNo)
     return _amount_of(form, words)
+
+
+# words after which a wh-word opens the question asked ("can you tell me when it opens?",
+# "do you know what time ..."); after any other, in a question opened by an auxiliary, it opens
+# a clause of time or place ("Can I park when I drop off?")
+_EMBEDDING = frozenset(
+    "me us know tell ask say show check see find out confirm remind explain wonder remember"
+    " whether".split()
+)
+
+
+def _subordinate_wh(words: list[tuple[str, str]]) -> bool:
+    """ "Can I park when I drop off?": an auxiliary opens a yes/no question, and a wh-word
+    after a verb that embeds no question starts a clause of it, not the question."""
+    if words[0][0] != "AUX":
+        return False
+    k = next(i for i, (cls, _) in enumerate(words) if cls == "WH")
+    before = words[k - 1][1].lower().split() if k else []
+    return bool(before) and words[k - 1][0] == "W" and before[-1] not in _EMBEDDING
 
 
 def _commands(words: list[tuple[str, str]]) -> bool:
