@@ -115,3 +115,37 @@ def test_a_place_the_user_changed_to_is_theirs() -> None:
     assert [
         f.content for f in result.hallucination_flags if f.hallucination_type == "ContradictsPrior"
     ] == []
+
+
+def test_a_place_sharing_only_its_kind_with_the_users_words_still_contradicts() -> None:
+    engine = _engine(
+        [
+            {
+                "id": "cabs",
+                "name": "City Cabs",
+                "type": "Organization",
+                "attributes": {"phone": "0113 496 0303"},
+            }
+        ]
+    )
+    turns = [
+        Turn(
+            id="T1", speaker="user", text="Find me a cab for 1 person, going to the Castle Museum."
+        ),
+        Turn(id="T2", speaker="assistant", text="Would you mind sharing a ride?"),
+        Turn(
+            id="T3",
+            speaker="user",
+            text="I don't mind sharing. I'd like to go to Harbour Noodle Bar.",
+        ),
+    ]
+    result = engine.postprocess(
+        "Please confirm: a cab for 1 person going to Quay Street Bar.",
+        turns[-1].text,
+        turns,
+        reference_time=REFERENCE,
+    )
+    flagged = [
+        f.content for f in result.hallucination_flags if f.hallucination_type == "ContradictsPrior"
+    ]
+    assert flagged == ["Quay Street Bar"]

@@ -203,9 +203,8 @@ def _request_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> lis
         # bedroom" after "on my TV") is theirs
         if value.cat == "MODIFIER" and any(a.value_key in reply_stems for a in asked.lexemes):
             continue
-        if value.cat in ("MODIFIER", "PLACE") and (
-            {value.value_key, *content_stems(value.text.split())}
-            & _user_stems_since(ctx, asked.turn.index)
+        if value.cat in ("MODIFIER", "PLACE") and _named_since(value) & _user_stems_since(
+            ctx, asked.turn.index
         ):
             continue
         if value.cat == "COUNT" and value.value_key in _counts_since(ctx, engine, asked.turn.index):
@@ -368,6 +367,15 @@ def _kb_allows_comparing(said: Lexeme, asked: Lexeme) -> bool:
     if said.entity_ids and asked.entity_ids:
         return True
     return bool(set(said.attributes) & set(asked.attributes))
+
+
+def _named_since(value: Lexeme) -> set[str]:
+    """The word that tells a kind or place said apart: a kind's own stem, a place's first
+    content word ("bedroom" of "Bedroom Speaker"; not "restaurant" of "Pasta Pelican
+    Restaurant", which any restaurant shares)."""
+    if value.cat == "MODIFIER":
+        return {str(value.value_key)}
+    return set(content_stems(value.text.split())[:1])
 
 
 def _user_stems_since(ctx: CallContext, index: int) -> set[str]:
