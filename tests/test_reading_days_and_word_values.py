@@ -108,3 +108,13 @@ def test_a_day_after_another_value_is_still_the_subjects() -> None:
     assert ("Tuesday Session", "date", "8th") in claims
     assert result.recommendation.kind == "CorrectAndDeliver"
     assert result.recommendation.deliver.endswith("on the 15th.")
+
+
+def test_a_month_opening_a_name_is_no_date() -> None:
+    from replyguard.text.temporal import find_temporal
+
+    said = [m.text for m in find_temporal("The gala is at August Hall on June Street.", REFERENCE)]
+    assert said == []
+    assert [m.text for m in find_temporal("The gala is in August.", REFERENCE)] == ["August"]
+    result = _check(CLUB, "The Tuesday Session is at August Hall.", "Where is the Tuesday Session?")
+    assert not any(c.predicate == "date" for c in result.factual_validation.claims)

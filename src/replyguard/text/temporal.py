@@ -891,7 +891,20 @@ def find_temporal(text: str, reference: datetime.datetime) -> list[TemporalMenti
     found: list[TemporalMention] = []
     for low, high in _windows(text):
         found.extend(_scan(text, low, high, reference))
+    found = [m for m in found if not _opens_a_name(text, m)]
     return _bare_ranges(text, _range_starts(text, found))
+
+
+_NEXT_WORD = re.compile(r"[ \t]+([A-Z][a-z]+)")
+
+
+def _opens_a_name(text: str, mention: TemporalMention) -> bool:
+    """A month said alone right before a capitalised word opens a name, not a date: "on August
+    Hall" is a venue, "June Street" a street."""
+    if mention.kind != "month" or " " in mention.text.strip():
+        return False
+    after = _NEXT_WORD.match(text, mention.end)
+    return after is not None and _weekday_index(after.group(1)) is None
 
 
 # The first end of a range of times written without its own am/pm ("from 7.30 until 10 am",
