@@ -135,3 +135,26 @@ def test_a_stop_without_its_space_before_i_am_ends_the_name() -> None:
     )
     assert [f.content for f in result.hallucination_flags] == []
     assert result.recommendation.kind == "Accept"
+
+
+@pytest.mark.parametrize(
+    ("reply", "claims"),
+    [
+        (
+            "how about salt roads by mara quell, from the tidewater series?",
+            {"narrator=mara quell": "Contradicted", "series=tidewater": "Verified"},
+        ),
+        ("how about salt roads by ines calder?", {"narrator=ines calder": "Verified"}),
+    ],
+)
+def test_in_a_text_that_writes_names_lower_case_the_words_after_by_are_a_name(
+    reply: str, claims: dict
+) -> None:
+    result = _check(BOOKS, reply, "Can you suggest an audiobook?")
+    assert _claims(result) == claims
+
+
+def test_lower_case_words_after_by_in_a_capitalised_text_stay_words() -> None:
+    # the text writes its KB names with capitals: "by train" is how, not who
+    result = _check(BOOKS, "Salt Roads is a lovely listen by train or by car.", "Any tips?")
+    assert _claims(result) == {}

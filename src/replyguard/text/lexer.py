@@ -114,6 +114,7 @@ _SAINTS = frozenset({"st", "ste", "mt"})
 
 
 _OF = {"of"}
+_MAX_MAKER_WORDS = 4  # "songs by twenty one pilots"
 # Opening words that are no name's, but may be a title's after its article ("The Last Dragon")
 _TITLE_ADJECTIVES = frozenset("last next first great good best".split())
 # How much likelier (ln) than a capitalised opening word a word one letter from it must be for
@@ -232,8 +233,10 @@ class Lexer:
         lexemes: list[Lexeme] = []
         sentence_lexemes: list[list[Lexeme]] = []
         for sentence in sentences:
-            row = self._lex_sentence(tokens, folded, sentence, starts, asked)
-            sentence_lexemes.append(row)
+            sentence_lexemes.append(self._lex_sentence(tokens, folded, sentence, starts, asked))
+        if self._writes_names_lower(tokens, sentence_lexemes):
+            sentence_lexemes = [self._lower_case_makers(tokens, row) for row in sentence_lexemes]
+        for row in sentence_lexemes:
             lexemes.extend(row)
         markers = self._markers(tokens, folded)
         return LexedText(text, tokens, sentences, lexemes, markers, temporal, sentence_lexemes)
@@ -372,6 +375,76 @@ class Lexer:
                 lexeme = self._title(tokens, out.pop().start_tok, lexeme.end_tok)
             out.append(lexeme)
         return out
+
+    def _writes_names_lower(self, tokens: list[Token], rows: list[list[Lexeme]]) -> bool:
+        """Whether the text writes in lower case a KB name the KB capitalises ("how about
+        buzzcut season"): its names cannot be told by their capitals."""
+        for row in rows:
+            for lx in row:
+                if lx.cat == "ENT" and not any(
+                    t.is_capitalised for t in tokens[lx.start_tok : lx.end_tok]
+                ):
+                    label = self.index.entities[lx.entity_ids[0]].label
+                    if any(c.isupper() for c in label):
+                        return True
+        return False
+
+    def _lower_case_makers(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
+        """In a text that writes names in lower case, the words after "by" up to the next
+        function word or stop ("buzzcut season by ciara from the album ...", "2 songs by super
+        sako.") are a name in a value's place: the value of the KB's one name-valued attribute
+        of who makes the thing (text/name_values.py), a claim to check."""
+        out: list[Lexeme] = []
+        taken = {a for lx in row if lx.cat == "VAL" for a in lx.attributes}
+        for lexeme in row:
+            span = self._maker_span(tokens, lexeme) if lexeme.cat == "W" else None
+            attribute = None
+            if span is not None:
+                words = tuple(word_key(t.text) for t in tokens[span[0] : span[1]])
+                attribute = self.name_values.attribute_for(
+                    words,
+                    after_article=False,
+                    taken=taken,
+                    sentence_stems=frozenset(),
+                    after_by=True,
+                )
+            if span is None or attribute is None:
+                out.append(lexeme)
+                continue
+            i, j = span
+            if lexeme.start_tok < i:
+                out.append(_lexeme(tokens, lexeme.start_tok, i, "W"))
+            value = _lexeme(tokens, i, j, "VAL")
+            value.value_type, value.attributes, value.name_value = (
+                ValueType.text,
+                (attribute,),
+                True,
+            )
+            value.value_key = value_key(ValueType.text, value.text)
+            out.append(value)
+            taken.add(attribute)
+            if j < lexeme.end_tok:
+                out.append(_lexeme(tokens, j, lexeme.end_tok, "W"))
+        return out
+
+    def _maker_span(self, tokens: list[Token], lexeme: Lexeme) -> tuple[int, int] | None:
+        """The lower-case words right after "by" in a run of other words, up to a function
+        word or a stop (at most `_MAX_MAKER_WORDS`)."""
+        for k in range(lexeme.start_tok, lexeme.end_tok - 1):
+            if tokens[k].lower != "by":
+                continue
+            j = k + 1
+            while (
+                j < lexeme.end_tok
+                and j - k <= _MAX_MAKER_WORDS
+                and tokens[j].kind == "word"
+                and tokens[j].text.islower()
+                and fold(tokens[j].text) not in FUNCTION_WORDS
+                and fold(tokens[j].text) not in _LOCATIVES
+            ):
+                j += 1
+            return (k + 1, j) if j > k + 1 and j - k <= _MAX_MAKER_WORDS else None
+        return None
 
     def _names_past_short_forms(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """A short form of KB names (a first or last word that only names them implicitly,
