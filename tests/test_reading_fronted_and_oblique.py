@@ -149,3 +149,39 @@ def test_a_place_sharing_only_its_kind_with_the_users_words_still_contradicts() 
         f.content for f in result.hallucination_flags if f.hallucination_type == "ContradictsPrior"
     ]
     assert flagged == ["Quay Street Bar"]
+
+
+SALONS = [
+    {
+        "id": "bloom",
+        "name": "Bloom Hair Studio",
+        "type": "Organization",
+        "attributes": {"average_rating": 4.6, "chairs": 6, "phone_number": "408-555-0199"},
+    },
+    {
+        "id": "crown",
+        "name": "Crown Cuts",
+        "type": "Organization",
+        "attributes": {"average_rating": 4.2, "chairs": 4, "phone_number": "408-555-0142"},
+    },
+]
+OFFERED = [
+    Turn(id="T1", speaker="user", text="Find me a salon in San Jose."),
+    Turn(id="T2", speaker="assistant", text="How about Bloom Hair Studio?"),
+    Turn(id="T3", speaker="user", text="Is it any good?"),
+]
+
+
+@pytest.mark.parametrize(
+    ("reply", "claims"),
+    [
+        ("It's rated 4.6 stars by its clients.", {"average_rating=4.6": "Verified"}),
+        ("It's rated 4.9 stars by its clients.", {"average_rating=4.9": "Contradicted"}),
+        ("It's very popular, with 12 stylists.", {}),
+    ],
+)
+def test_a_bare_number_is_the_focus_entitys_only_where_words_name_its_column(
+    reply: str, claims: dict
+) -> None:
+    result = _engine(SALONS).postprocess(reply, OFFERED[-1].text, OFFERED, reference_time=REFERENCE)
+    assert _claims(result) == claims

@@ -1302,10 +1302,11 @@ class Reader:
         value = draft.value
         street = value.value_type == ValueType.text and self._street(value.text)
         year = value.value_type == ValueType.number and YEAR_LIKE.fullmatch(value.text) is not None
+        number = value.value_type == ValueType.number and not year
         if (
             draft.subject is not None
             or draft.negated
-            or (value.value_type in _OPEN_TYPES and not (street or year))
+            or (value.value_type in _OPEN_TYPES and not (street or year or number))
             or sentence.names_others
             or not (
                 draft.direct or value.start in sentence.after_copula or draft.lead_words - _ARTICLES
@@ -1321,6 +1322,18 @@ class Reader:
             if column is None:
                 return None
             return AttachedClaim(draft, entity.label, entity.id, "Implicit", column, "Type", value)
+        if number:
+            # "It's rated 4.8 stars": a bare number is the focus's only when the sentence's
+            # words name exactly one of its number columns
+            words = sentence.words_for(value)
+            named = [
+                a
+                for a in entity.attributes
+                if strictly(ValueType.number, a, self.index) and affinity(a, words) > 0
+            ]
+            if len(named) != 1:
+                return None
+            return AttachedClaim(draft, entity.label, entity.id, "Implicit", named[0], "Cue", value)
         picked = choose_attribute(
             replace(draft, direct=True),
             entity.id,
