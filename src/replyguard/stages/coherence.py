@@ -515,8 +515,8 @@ def _has_answer_type(engine: Engine, ctx: CallContext, expected: str) -> bool:
         )
     if expected == "Date":
         return any(v.value_type in _DATE_TYPES for v in values)
-    if expected == "Age":
-        return any(v.value_type in _ANSWERING_TYPES["Age"] for v in values)
+    if expected == "Age":  # "over 40 machines" counts machines: no age
+        return any(v.value_type in _ANSWERING_TYPES["Age"] and not v.counted for v in values)
     if expected == "Person":
         return entity_of({EntityType.Person}) or any(lx.cat == "NAME" for lx in lexemes)
     if expected == "Location":

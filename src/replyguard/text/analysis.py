@@ -494,6 +494,8 @@ def unread_values(
     for lexeme, previous in zip(read.lexed.lexemes, [None, *read.lexed.lexemes], strict=False):
         if lexeme.cat != "VAL" or lexeme.pronoun is not None or lexeme.text.lower() in NUMBER_WORDS:
             continue  # a count said as a word ("two nights") is a value only after its cue
+        if lexeme.counted:
+            continue  # "I found 2 flights": a count of things no column is named for
         if _rate_unit(lexeme, previous, text):
             continue
         if lexeme.temporal is not None and lexeme.temporal.kind == "part_of_day":

@@ -423,6 +423,8 @@ def choose_attribute(
     led = _led_column(draft, entity, index, fits)
     if led is not None:
         return led, "Cue"
+    if value.counted:
+        return None  # "our gym has over 40 machines": a count of things, no column's value
     if entity is not None and (draft.copula or draft.direct):  # "X is at 2pm", "dinner, 5 PM"
         typed = [
             a

@@ -114,6 +114,9 @@ _SAINTS = frozenset({"st", "ste", "mt"})
 
 
 _OF = {"of"}
+_MIN_SHARED_STEM = 3  # "bed" of number_of_beds starts "bedroom"
+# words after a number that count nothing of their own: the number is still a column's
+_COUNT_FREE = frozenset({"and", "or", "to", "of", "in", "on", "at", "for", "with", "is", "are"})
 _MAX_MAKER_WORDS = 4  # "songs by twenty one pilots"
 # Opening words that are no name's, but may be a title's after its article ("The Last Dragon")
 _TITLE_ADJECTIVES = frozenset("last next first great good best".split())
@@ -154,6 +157,9 @@ class Lexeme:
     # a NAME opening with a short form of KB names ("Nationals Vs Rockies" beside "Nationals Vs
     # Braves"): a thing of their kind, not an attribute's value
     kin_name: bool = False
+    # a bare number right before a noun no KB column is named for: a count of those things
+    # ("I found 2 flights", "over 40 machines"), no column's value by its type alone
+    counted: bool = False
     attributes: tuple[str, ...] = ()  # cue: attributes named; value: attributes holding it
     negates: bool = False  # a cue that says its attribute does not hold ("closed": not open)
     value_type: ValueType | None = None
@@ -255,7 +261,33 @@ class Lexer:
         out = self._names_past_short_forms(tokens, out)
         row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
         row = self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
-        return self._class_complements(tokens, folded, row, asked)
+        return self._counted_things(tokens, self._class_complements(tokens, folded, row, asked))
+
+    def _counted_things(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
+        """Marks a bare number right before a word naming no KB column (`Lexeme.counted`): "2
+        flights" counts flights; "3 bedrooms" may be number_of_beds ("bed" starts "bedroom")."""
+        for lexeme in row:
+            if (
+                lexeme.cat == "VAL"
+                and lexeme.value_type == ValueType.number
+                and lexeme.text.isdigit()
+                and lexeme.end_tok < len(tokens)
+                and tokens[lexeme.end_tok].kind == "word"
+                and tokens[lexeme.end_tok].start == lexeme.end + 1
+            ):
+                noun = stem(fold(tokens[lexeme.end_tok].text))
+                lexeme.counted = noun not in _COUNT_FREE and not any(
+                    noun.startswith(part) or part.startswith(noun)
+                    for part in self._column_stems
+                    if min(len(part), len(noun)) >= _MIN_SHARED_STEM
+                )
+        return row
+
+    @cached_property
+    def _column_stems(self) -> frozenset[str]:
+        return frozenset(
+            stem(p) for a in self.index.schema for p in a.lower().split("_") if p.isalpha()
+        )
 
     @cached_property
     def class_attributes(self) -> frozenset[str]:
