@@ -472,6 +472,18 @@ def guess_type(lexeme: Lexeme, previous: Lexeme | None) -> EntityType:
     return EntityType.Unknown
 
 
+def _names_loosely(attribute: str, words: frozenset[str]) -> bool:
+    """Whether the sentence says a word of the attribute's name or one it begins ("3 bedrooms"
+    of number_of_beds, "rated" of average_rating), not a preposition of it."""
+    parts = [stem(p) for p in attribute.lower().split("_") if p.isalpha() and p not in PREPOSITIONS]
+    return any(
+        w == p or (min(len(w), len(p)) >= 3 and (w.startswith(p) or p.startswith(w)))
+        for p in parts
+        for w in words
+        if w.isalpha()
+    )
+
+
 def unread_values(
     read: ReadText, schema: dict[str, AttributeSchema]
 ) -> list[tuple[Lexeme, ValueType]]:
@@ -1331,7 +1343,7 @@ class Reader:
             named = [
                 a
                 for a in entity.attributes
-                if strictly(ValueType.number, a, self.index) and affinity(a, words) > 0
+                if strictly(ValueType.number, a, self.index) and _names_loosely(a, words)
             ]
             if len(named) != 1:
                 return None
