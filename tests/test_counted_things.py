@@ -71,3 +71,15 @@ def test_a_count_of_things_is_no_column_by_type() -> None:
     turns = [Turn(id="T1", speaker="user", text="Tell me about Riverside Gym.")]
     result = _check(gym, "Riverside Gym has over 40 machines and a free-weights area.", turns)
     assert [c.predicate for c in result.factual_validation.claims] == []
+
+
+def test_a_year_before_a_noun_is_no_count() -> None:
+    songs = {
+        "entities": [
+            {"id": "s1", "name": "Lantern", "type": "Object", "attributes": {"year": 2019}},
+            {"id": "s2", "name": "Harbour", "type": "Object", "attributes": {"year": 2016}},
+        ]
+    }
+    turns = [Turn(id="T1", speaker="user", text="How old is Lantern?")]
+    result = _check(songs, "Lantern is a 2021 song.", turns)
+    assert [(c.predicate, c.object) for c in result.factual_validation.claims] == [("year", "2021")]

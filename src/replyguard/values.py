@@ -38,6 +38,8 @@ PHONE_RE = re.compile(
     r"|\+\d{1,3}(?:[\s-]?\d{2,5}){2,4}(?!\d)"
     r"|(?<![\d.-])[2-9]\d{2}-\d{4}(?![\d-])"  # a local number: "555-0199"
 )
+# a number that may be a year: "released in 1865", "a 2012 song"
+YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
 # An amount's digits, with thousands commas inside it only: "€99," ends before its comma.
 _AMOUNT = r"\d(?:[\d,]*\d)?(?:\.\d+)?"
 # Pence and cents after the amount ("15p", "50 pence", "99 cents"): hundredths of the currency;

@@ -9,7 +9,6 @@ evidence than a type guess).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -19,10 +18,9 @@ from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import NUMBER_WORDS, WEEKDAYS
 from replyguard.text.words import joined, stem
-from replyguard.values import number_key, order_key, round_the_clock
+from replyguard.values import YEAR_LIKE, number_key, order_key, round_the_clock
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
-YEAR_LIKE = re.compile(r"1[0-9]{3}|2[01][0-9]{2}")
 _COMPATIBLE: dict[ValueType, set[ValueType]] = {
     ValueType.time: {ValueType.time, ValueType.datetime},
     ValueType.date: {ValueType.date, ValueType.datetime},

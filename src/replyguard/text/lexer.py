@@ -271,6 +271,7 @@ class Lexer:
                 lexeme.cat == "VAL"
                 and lexeme.value_type == ValueType.number
                 and lexeme.text.isdigit()
+                and not YEAR_RE.fullmatch(lexeme.text)  # "a 2012 song": its year
                 and lexeme.end_tok < len(tokens)
                 and tokens[lexeme.end_tok].kind == "word"
                 and tokens[lexeme.end_tok].start == lexeme.end + 1
