@@ -185,3 +185,37 @@ def test_a_bare_number_is_the_focus_entitys_only_where_words_name_its_column(
 ) -> None:
     result = _engine(SALONS).postprocess(reply, OFFERED[-1].text, OFFERED, reference_time=REFERENCE)
     assert _claims(result) == claims
+
+
+@pytest.mark.parametrize(
+    ("reply", "claims"),
+    [
+        (
+            "Children on the Castle Walk need to be at least 12, and it lasts 90 minutes.",
+            {"duration=90 minutes": "Verified"},
+        ),
+        (
+            "Children on the Castle Walk need to be at least 12, and it lasts 2 hours.",
+            {"duration=2 hours": "Contradicted"},
+        ),
+    ],
+)
+def test_a_pronoun_after_a_clause_break_points_back_to_the_name(reply: str, claims: dict) -> None:
+    walks = [
+        {
+            "id": "castle",
+            "name": "Castle Walk",
+            "type": "Event",
+            "attributes": {"duration": "90 minutes", "min_age": 12},
+        },
+        {
+            "id": "river",
+            "name": "River Walk",
+            "type": "Event",
+            "attributes": {"duration": "1 hour", "min_age": 8},
+        },
+    ]
+    result = _engine(walks).postprocess(
+        reply, "Can my 13-year-old do the Castle Walk?", reference_time=REFERENCE
+    )
+    assert {c: s for c, s in _claims(result).items() if c.startswith("duration")} == claims

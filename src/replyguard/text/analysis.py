@@ -155,6 +155,7 @@ class _Sentence:
     asks: bool = False  # it ends in a question mark
     refers: bool = False  # it has a pronoun ("It starts at 2 pm"): a lone value is its referent's
     breaks: tuple[int, ...] = ()  # starts of the separators joining its clauses (",", "and")
+    pronouns: tuple[int, ...] = ()  # starts of its pronouns ("and it lasts two hours")
     # content stems of the question the text answers: they tell apart columns its own words
     # do not ("what's the humidity?" - "it will be 26 %", beside a precipitation of 26 too)
     asked: frozenset[str] = frozenset()
@@ -782,6 +783,7 @@ class Reader:
                 asks=bool(row) and _asks(lexed, row),
                 refers=any(lx.cat == "PRON" for lx in row),
                 breaks=tuple(lx.start for lx in row if lx.cat == "SEP"),
+                pronouns=tuple(lx.start for lx in row if lx.cat == "PRON"),
                 asked=asked_words,
             )
             drafts = {}  # id(claim) -> the draft it was attached from
@@ -1276,7 +1278,10 @@ class Reader:
         # to its clause
         fronted = value.temporal is not None and draft.lead_words <= PREPOSITIONS
         if any(
-            min(m[0], value.start) < b < max(m[1], value.end) and not (fronted and b == value.end)
+            min(m[0], value.start) < b < max(m[1], value.end)
+            and not (fronted and b == value.end)
+            # "..., and it lasts two hours": the clause's pronoun points back to the name
+            and not (m[1] <= b and any(b < p < value.start for p in sentence.pronouns))
             for m in sentence.named
             for b in sentence.breaks
         ):
