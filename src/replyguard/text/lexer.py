@@ -265,7 +265,8 @@ class Lexer:
 
     def _counted_things(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Marks a bare number right before a word naming no KB column (`Lexeme.counted`): "2
-        flights" counts flights; "3 bedrooms" may be number_of_beds ("bed" starts "bedroom")."""
+        flights" counts flights; "3 bedrooms" may be number_of_beds ("bed" starts "bedroom"),
+        and "for 2 people" (a `party-noun`) how many come, a column of the KB's own."""
         for lexeme in row:
             if (
                 lexeme.cat == "VAL"
@@ -276,11 +277,17 @@ class Lexer:
                 and tokens[lexeme.end_tok].kind == "word"
                 and tokens[lexeme.end_tok].start == lexeme.end + 1
             ):
-                noun = stem(fold(tokens[lexeme.end_tok].text))
-                lexeme.counted = noun not in _COUNT_FREE and not any(
-                    noun.startswith(part) or part.startswith(noun)
-                    for part in self._column_stems
-                    if min(len(part), len(noun)) >= _MIN_SHARED_STEM
+                word = fold(tokens[lexeme.end_tok].text)
+                noun = stem(word)
+                party = any(str(k).startswith("party-noun") for k in self.words.markers.get(word))
+                lexeme.counted = (
+                    not party
+                    and noun not in _COUNT_FREE
+                    and not any(
+                        noun.startswith(part) or part.startswith(noun)
+                        for part in self._column_stems
+                        if min(len(part), len(noun)) >= _MIN_SHARED_STEM
+                    )
                 )
         return row
 
