@@ -83,3 +83,21 @@ def test_a_year_before_a_noun_is_no_count() -> None:
     turns = [Turn(id="T1", speaker="user", text="How old is Lantern?")]
     result = _check(songs, "Lantern is a 2021 song.", turns)
     assert [(c.predicate, c.object) for c in result.factual_validation.claims] == [("year", "2021")]
+
+
+def test_a_number_of_people_is_the_party_column() -> None:
+    rides = {
+        "entities": [
+            {
+                "id": "r1",
+                "name": "Airport Run",
+                "type": "Object",
+                "attributes": {"number_of_seats": 3, "fare": "$42"},
+            }
+        ]
+    }
+    turns = [Turn(id="T1", speaker="user", text="Book the Airport Run for me.")]
+    result = _check(rides, "The Airport Run is booked for 4 people.", turns)
+    assert [(c.predicate, c.object) for c in result.factual_validation.claims] == [
+        ("number_of_seats", "4 people")
+    ]
