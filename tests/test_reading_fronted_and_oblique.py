@@ -219,3 +219,37 @@ def test_a_pronoun_after_a_clause_break_points_back_to_the_name(reply: str, clai
         reply, "Can my 13-year-old do the Castle Walk?", reference_time=REFERENCE
     )
     assert {c: s for c, s in _claims(result).items() if c.startswith("duration")} == claims
+
+
+@pytest.mark.parametrize(
+    ("reply", "claims"),
+    [
+        (
+            "Priya teaches the Wheel Taster on Sundays, and the class lasts 2 hours.",
+            {"duration=2 hours": "Verified"},
+        ),
+        (
+            "Priya teaches the Wheel Taster on Sundays, and the class lasts 3 hours.",
+            {"duration=3 hours": "Contradicted"},
+        ),
+    ],
+)
+def test_the_class_is_the_thing_in_focus(reply: str, claims: dict) -> None:
+    studio = [
+        {
+            "id": "wheel",
+            "name": "Wheel Taster",
+            "type": "Event",
+            "attributes": {"day": "Sunday", "duration": "2 hours", "teacher": "Priya"},
+        },
+        {
+            "id": "clay",
+            "name": "Kids Clay Club",
+            "type": "Event",
+            "attributes": {"day": "Saturday", "duration": "1 hour", "teacher": "Sam"},
+        },
+    ]
+    result = _engine(studio).postprocess(
+        reply, "Tell me about the Wheel Taster.", reference_time=REFERENCE
+    )
+    assert {c: s for c, s in _claims(result).items() if c.startswith("duration")} == claims

@@ -114,6 +114,8 @@ _SAINTS = frozenset({"st", "ste", "mt"})
 
 
 _OF = {"of"}
+# after "the class", words that go on to say which class it is: not the thing in focus
+_DESCRIBED_AFTER = frozenset("of for with at in on to from by that which who".split())
 _MIN_SHARED_STEM = 3  # "bed" of number_of_beds starts "bedroom"
 # words after a number that count nothing of their own: the number is still a column's
 _COUNT_FREE = frozenset({"and", "or", "to", "of", "in", "on", "at", "for", "with", "is", "are"})
@@ -659,8 +661,9 @@ class Lexer:
             lexeme.attributes = counted
             return lexeme
         words = folded[:end]
-        if self._booked_thing(words, i):
-            # "your reservation is $210": the thing being booked, as "it" would be
+        if self._booked_thing(words, i) or self._described_thing(words, i):
+            # "your reservation is $210", "the class is an hour long": the thing in focus, as
+            # "it" would be
             return _lexeme(tokens, i, i + 2, "PRON", pronoun="it")
         candidates = []
         for table, cat in (
@@ -829,6 +832,21 @@ class Lexer:
             and "booking-noun" in self.words.markers.get(words[i + 1])
             and self.index.names.longest(words, i) is None
             and (i + 2 >= len(words) or words[i + 2] != "for")
+        )
+
+    def _described_thing(self, words: list[str], i: int) -> bool:
+        """ "the" before a `focus-noun` ("the class", "the show") that names no KB thing, value or
+        column, and that no "of"/"for" phrase goes on to name ("the tour of the castle")."""
+        if words[i] != "the" or i + 2 >= len(words):
+            return False
+        noun = words[i + 1]
+        return (
+            "focus-noun" in self.words.markers.get(noun)
+            and self.index.names.longest(words, i) is None
+            and self.index.names.longest(words, i + 1) is None
+            and self.index.values.longest(words, i + 1) is None
+            and self.index.cues.longest(words, i + 1) is None
+            and words[i + 2] not in _DESCRIBED_AFTER
         )
 
     def _owner_before_value(self, words: list[str], i: int, n: int) -> bool:

@@ -232,6 +232,7 @@ MARKER_KINDS = (
     "descriptive-word",
     "naming-word",
     "booking-noun",
+    "focus-noun",
     "owned-phrase",
     "suggestion-phrase",
     "object-pronoun",
