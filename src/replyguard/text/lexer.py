@@ -118,6 +118,9 @@ _OF = {"of"}
 _DESCRIBED_AFTER = frozenset("of for with at in on to from by that which who".split())
 _MIN_SHARED_STEM = 3  # "bed" of number_of_beds starts "bedroom"
 # words after a number that count nothing of their own: the number is still a column's
+_TIME_UNITS = frozenset(
+    "year years month months week weeks day days night nights hour hours minute minutes".split()
+)
 _COUNT_FREE = frozenset({"and", "or", "to", "of", "in", "on", "at", "for", "with", "is", "are"})
 _MAX_MAKER_WORDS = 4  # "songs by twenty one pilots"
 # Opening words that are no name's, but may be a title's after its article ("The Last Dragon")
@@ -281,7 +284,9 @@ class Lexer:
             ):
                 word = fold(tokens[lexeme.end_tok].text)
                 noun = stem(word)
-                party = any(str(k).startswith("party-noun") for k in self.words.markers.get(word))
+                kinds = [str(k) for k in self.words.markers.get(word)]
+                # "for 2 people" counts who comes; "15 years old" is an age, "2 weeks" a length
+                party = word in _TIME_UNITS or any(k.startswith("party-noun") for k in kinds)
                 lexeme.counted = (
                     not party
                     and noun not in _COUNT_FREE
