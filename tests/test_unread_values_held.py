@@ -44,7 +44,7 @@ def _check(engine: Engine, reply: str):  # noqa: ANN202
 
 
 def test_an_unread_value_the_claimed_entity_holds_is_accepted(engine: Engine) -> None:
-    result = _check(engine, "Evening Flow costs £12, and the session is a good 75 minutes.")
+    result = _check(engine, "Evening Flow costs £12, and people stay a good 75 minutes.")
     claims = [(c.predicate, c.object) for c in result.factual_validation.claims]
     assert claims == [("price", "£12")]
     assert [u.text for u in result.unread_values] == ["75 minutes"]  # listed all the same
@@ -52,7 +52,7 @@ def test_an_unread_value_the_claimed_entity_holds_is_accepted(engine: Engine) ->
 
 
 def test_an_unread_value_no_claimed_entity_holds_is_flagged(engine: Engine) -> None:
-    result = _check(engine, "Evening Flow costs £12, and the session is a good 90 minutes.")
+    result = _check(engine, "Evening Flow costs £12, and people stay a good 90 minutes.")
     assert [u.text for u in result.unread_values] == ["90 minutes"]
     assert result.recommendation.kind == "AcceptWithFlags"
     assert any(s.start == result.original.index("90") for s in result.recommendation.flags)

@@ -681,11 +681,14 @@ class KBIndex:
         already another name, a KB value or a word of one, or a word of the word lists."""
 
         def free(word: str, entity_id: str | None = None) -> bool:
+            # a `focus-noun` ("session") stands for the thing in focus only where no KB name
+            # ends in it: the KB's own name comes first
+            listed = [k for k in words.markers.get(word) if k != "focus-noun"]
             return (
                 all(h.entity_id == entity_id for h in self.names.get(word))  # type: ignore[attr-defined]
                 and word not in self.values
                 and not self.inside_value([word])  # "ballet" of the role "Ballet Teacher"
-                and not (words.primary.get(word) or words.markers.get(word))
+                and not (words.primary.get(word) or listed)
             )
 
         for head, ids in self.name_heads.items():
