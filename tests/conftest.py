@@ -116,6 +116,17 @@ def seed_history() -> list[Turn]:
     ]
 
 
+def engine_of(entities: list[dict]) -> Engine:
+    """An engine over a KB of these entities (a test's own small domain)."""
+    return Engine(KnowledgeBase.model_validate({"entities": entities}))
+
+
+def verdicts(result) -> dict[str, str]:  # noqa: ANN001
+    """ "attribute=claimed value" -> the verdict of each claim of a result."""
+    status = {v.claim_id: v.status.kind for v in result.factual_validation.claim_validations}
+    return {f"{c.predicate}={c.object}": status[c.id] for c in result.factual_validation.claims}
+
+
 def check(engine: Engine, response: str, query: str = "", turns: list[Turn] | None = None):
     return engine.postprocess(response, query, turns or [], reference_time=REFERENCE)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from conftest import verdicts
 
 from replyguard.engine import Engine
 from replyguard.models import KnowledgeBase
@@ -52,11 +53,6 @@ def _check(engine: Engine, reply: str):  # noqa: ANN202
     return engine.postprocess(reply, "How do I book a boat?", reference_time=REFERENCE)
 
 
-def _claims(result) -> dict[str, str]:  # noqa: ANN001
-    status = {v.claim_id: v.status.kind for v in result.factual_validation.claim_validations}
-    return {f"{c.predicate}={c.object}": status[c.id] for c in result.factual_validation.claims}
-
-
 @pytest.mark.parametrize(
     ("reply", "claims"),
     [
@@ -77,13 +73,13 @@ def _claims(result) -> dict[str, str]:  # noqa: ANN001
 )
 def test_a_contact_value_is_the_one_holders(engine: Engine, reply: str, claims: dict) -> None:
     result = _check(engine, reply)
-    assert _claims(result) == claims
+    assert verdicts(result) == claims
     assert result.recommendation.kind == "Accept"
 
 
 def test_a_wrong_number_is_corrected(engine: Engine) -> None:
     result = _check(engine, "You can ring the boathouse on 01539 555 011.")
-    assert _claims(result) == {"phone=01539 555 011": "Contradicted"}
+    assert verdicts(result) == {"phone=01539 555 011": "Contradicted"}
     assert result.recommendation.kind == "CorrectAndDeliver"
     assert result.recommendation.deliver == "You can ring the boathouse on 01539 555 010."
 
@@ -91,7 +87,7 @@ def test_a_wrong_number_is_corrected(engine: Engine) -> None:
 def test_a_number_no_column_is_named_for_is_the_main_lines(engine: Engine) -> None:
     # of two numbers the holder has, with no qualifier said ("out of hours"), the plain one
     result = _check(engine, "Please call 07700 900 124.")
-    assert _claims(result) == {"phone=07700 900 124": "Contradicted"}
+    assert verdicts(result) == {"phone=07700 900 124": "Contradicted"}
     assert result.recommendation.deliver == "Please call 01539 555 010."
 
 

@@ -13,20 +13,11 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from conftest import engine_of, verdicts
 
-from replyguard.engine import Engine
-from replyguard.models import KnowledgeBase, Turn
+from replyguard.models import Turn
 
 REFERENCE = datetime(2026, 12, 2, 12, 0)
-
-
-def _engine(entities: list[dict]) -> Engine:
-    return Engine(KnowledgeBase.model_validate({"entities": entities}))
-
-
-def _claims(result) -> dict[str, str]:  # noqa: ANN001
-    status = {v.claim_id: v.status.kind for v in result.factual_validation.claim_validations}
-    return {f"{c.predicate}={c.object}": status[c.id] for c in result.factual_validation.claims}
 
 
 DIARY = [
@@ -55,10 +46,10 @@ DIARY = [
     ],
 )
 def test_a_fronted_time_is_the_named_things(reply: str, claims: dict, kind: str) -> None:
-    result = _engine(DIARY).postprocess(
+    result = engine_of(DIARY).postprocess(
         reply, "What's in my diary on Saturday?", reference_time=REFERENCE
     )
-    assert _claims(result) == claims
+    assert verdicts(result) == claims
     assert result.recommendation.kind == kind
 
 
@@ -74,24 +65,24 @@ CHOIR = [
 
 
 def test_a_date_of_a_shared_name_said_obliquely_is_checked_against_its_rows() -> None:
-    engine = _engine(CHOIR)
+    engine = engine_of(CHOIR)
     right = engine.postprocess(
         "There is a performance on 9 December for Tidal Choir.",
         "When can I see Tidal Choir?",
         reference_time=REFERENCE,
     )
-    assert _claims(right) == {"date=9 December": "Verified"}
+    assert verdicts(right) == {"date=9 December": "Verified"}
     wrong = engine.postprocess(
         "There is a performance on 10 December for Tidal Choir.",
         "When can I see Tidal Choir?",
         reference_time=REFERENCE,
     )
-    assert _claims(wrong) == {"date=10 December": "Contradicted"}
+    assert verdicts(wrong) == {"date=10 December": "Contradicted"}
     assert wrong.recommendation.kind != "Accept"
 
 
 def test_a_place_the_user_changed_to_is_theirs() -> None:
-    engine = _engine(
+    engine = engine_of(
         [
             {
                 "id": "song",
@@ -118,7 +109,7 @@ def test_a_place_the_user_changed_to_is_theirs() -> None:
 
 
 def test_a_place_sharing_only_its_kind_with_the_users_words_still_contradicts() -> None:
-    engine = _engine(
+    engine = engine_of(
         [
             {
                 "id": "cabs",
@@ -183,8 +174,10 @@ OFFERED = [
 def test_a_bare_number_is_the_focus_entitys_only_where_words_name_its_column(
     reply: str, claims: dict
 ) -> None:
-    result = _engine(SALONS).postprocess(reply, OFFERED[-1].text, OFFERED, reference_time=REFERENCE)
-    assert _claims(result) == claims
+    result = engine_of(SALONS).postprocess(
+        reply, OFFERED[-1].text, OFFERED, reference_time=REFERENCE
+    )
+    assert verdicts(result) == claims
 
 
 @pytest.mark.parametrize(
@@ -215,10 +208,10 @@ def test_a_pronoun_after_a_clause_break_points_back_to_the_name(reply: str, clai
             "attributes": {"duration": "1 hour", "min_age": 8},
         },
     ]
-    result = _engine(walks).postprocess(
+    result = engine_of(walks).postprocess(
         reply, "Can my 13-year-old do the Castle Walk?", reference_time=REFERENCE
     )
-    assert {c: s for c, s in _claims(result).items() if c.startswith("duration")} == claims
+    assert {c: s for c, s in verdicts(result).items() if c.startswith("duration")} == claims
 
 
 @pytest.mark.parametrize(
@@ -249,7 +242,7 @@ def test_the_class_is_the_thing_in_focus(reply: str, claims: dict) -> None:
             "attributes": {"day": "Saturday", "duration": "1 hour", "teacher": "Sam"},
         },
     ]
-    result = _engine(studio).postprocess(
+    result = engine_of(studio).postprocess(
         reply, "Tell me about the Wheel Taster.", reference_time=REFERENCE
     )
-    assert {c: s for c, s in _claims(result).items() if c.startswith("duration")} == claims
+    assert {c: s for c, s in verdicts(result).items() if c.startswith("duration")} == claims

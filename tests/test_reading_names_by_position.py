@@ -16,6 +16,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from conftest import verdicts
 
 from replyguard.engine import Engine
 from replyguard.models import KnowledgeBase
@@ -68,11 +69,6 @@ def _check(kb: dict, reply: str, question: str):  # noqa: ANN202
     return engine.postprocess(reply, question, reference_time=REFERENCE)
 
 
-def _claims(result) -> dict[str, str]:  # noqa: ANN001
-    status = {v.claim_id: v.status.kind for v in result.factual_validation.claim_validations}
-    return {f"{c.predicate}={c.object}": status[c.id] for c in result.factual_validation.claims}
-
-
 @pytest.mark.parametrize(
     ("reply", "said", "right"),
     [
@@ -89,7 +85,7 @@ def test_an_unknown_name_in_a_value_place_is_a_wrong_value(
     reply: str, said: str, right: str
 ) -> None:
     result = _check(BOOKS, reply, "Can you suggest an audiobook?")
-    assert {c: s for c, s in _claims(result).items() if s != "Verified"} == {said: "Contradicted"}
+    assert {c: s for c, s in verdicts(result).items() if s != "Verified"} == {said: "Contradicted"}
     assert [f.hallucination_type for f in result.hallucination_flags].count(
         "NonexistentEntity"
     ) == 0
@@ -103,7 +99,7 @@ def test_the_right_names_in_those_places_are_verified() -> None:
         "How about Salt Roads by Ines Calder, from the Tidewater series?",
         "Can you suggest an audiobook?",
     )
-    assert _claims(result) == {"narrator=Ines Calder": "Verified", "series=Tidewater": "Verified"}
+    assert verdicts(result) == {"narrator=Ines Calder": "Verified", "series=Tidewater": "Verified"}
     assert result.recommendation.kind == "Accept"
 
 
@@ -113,7 +109,7 @@ def test_a_value_goes_to_the_named_column_of_its_own_type() -> None:
         "There's a 30 percent chance of rain for the Ashby Village Fair, with a high of 9 degrees.",
         "What's the weather for the fair?",
     )
-    assert _claims(right) == {
+    assert verdicts(right) == {
         "chance_of_rain=30 percent": "Verified",
         "forecast_high=9 degrees": "Verified",
     }
@@ -123,7 +119,7 @@ def test_a_value_goes_to_the_named_column_of_its_own_type() -> None:
         "There's a 30 percent chance of rain for the Ashby Village Fair, with a high of 7 degrees.",
         "What's the weather for the fair?",
     )
-    assert _claims(wrong) == {
+    assert verdicts(wrong) == {
         "chance_of_rain=30 percent": "Verified",
         "forecast_high=7 degrees": "Contradicted",
     }
@@ -151,10 +147,10 @@ def test_in_a_text_that_writes_names_lower_case_the_words_after_by_are_a_name(
     reply: str, claims: dict
 ) -> None:
     result = _check(BOOKS, reply, "Can you suggest an audiobook?")
-    assert _claims(result) == claims
+    assert verdicts(result) == claims
 
 
 def test_lower_case_words_after_by_in_a_capitalised_text_stay_words() -> None:
     # the text writes its KB names with capitals: "by train" is how, not who
     result = _check(BOOKS, "Salt Roads is a lovely listen by train or by car.", "Any tips?")
-    assert _claims(result) == {}
+    assert verdicts(result) == {}

@@ -19,20 +19,12 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from conftest import engine_of, verdicts
 
 from replyguard.engine import Engine
-from replyguard.models import KnowledgeBase, Turn
+from replyguard.models import Turn
 
 REFERENCE = datetime(2026, 12, 2, 12, 0)
-
-
-def _engine(entities: list[dict]) -> Engine:
-    return Engine(KnowledgeBase.model_validate({"entities": entities}))
-
-
-def _claims(result) -> dict[str, str]:  # noqa: ANN001
-    status = {v.claim_id: v.status.kind for v in result.factual_validation.claim_validations}
-    return {f"{c.predicate}={c.object}": status[c.id] for c in result.factual_validation.claims}
 
 
 def _flags(result, kind: str) -> list[str]:  # noqa: ANN001
@@ -77,14 +69,14 @@ ASKED = [
 
 
 def test_a_statement_run_on_into_a_question_is_still_read() -> None:
-    engine = _engine(FORECAST)
+    engine = engine_of(FORECAST)
     right = engine.postprocess(
         "It will be 40 %, Is that good enough for you?",
         ASKED[-1].text,
         ASKED,
         reference_time=REFERENCE,
     )
-    assert _claims(right) == {"chance_of_snow=40 %": "Verified"}
+    assert verdicts(right) == {"chance_of_snow=40 %": "Verified"}
     assert "QUDNotAddressed" not in [i.issue_type for i in right.coherence.issues]
     assert right.recommendation.kind == "Accept"
     wrong = engine.postprocess(
@@ -93,7 +85,7 @@ def test_a_statement_run_on_into_a_question_is_still_read() -> None:
         ASKED,
         reference_time=REFERENCE,
     )
-    assert _claims(wrong) == {"chance_of_snow=70 %": "Contradicted"}
+    assert verdicts(wrong) == {"chance_of_snow=70 %": "Contradicted"}
     assert wrong.recommendation.kind == "CorrectAndDeliver"
     assert wrong.recommendation.deliver == "It will be 40%, Is that good enough for you?"
 
@@ -136,28 +128,28 @@ HALL = [
     ],
 )
 def test_a_capitalised_noun_after_a_name_is_that_thing(reply: str, claims: dict) -> None:
-    engine = _engine(HALL)
+    engine = engine_of(HALL)
     result = engine.postprocess(
         reply, "Please book 2 seats for Harbour Lights.", reference_time=REFERENCE
     )
     assert _flags(result, "NonexistentEntity") == []
-    assert _claims(result) == claims
+    assert verdicts(result) == claims
     assert result.recommendation.kind == "Accept"
 
 
 def test_a_capitalised_noun_after_a_count_is_what_is_counted() -> None:
-    engine = _engine(HALL)
+    engine = engine_of(HALL)
     result = engine.postprocess(
         "2 Tickets for Harbour Lights at 7:30 pm on 12 December.",
         "Book 2 tickets for Harbour Lights.",
         reference_time=REFERENCE,
     )
     assert _flags(result, "NonexistentEntity") == []
-    assert _claims(result) == {"starts=7:30 pm": "Verified", "date=12 December": "Verified"}
+    assert verdicts(result) == {"starts=7:30 pm": "Verified", "date=12 December": "Verified"}
 
 
 def test_a_short_form_running_on_opens_an_unknown_name() -> None:
-    engine = _engine(HALL)
+    engine = engine_of(HALL)
     result = engine.postprocess(
         "There is also Riverside Vs Thornbury on 20 December at 3 pm.",
         "Are there any other matches?",
@@ -165,13 +157,13 @@ def test_a_short_form_running_on_opens_an_unknown_name() -> None:
     )
     assert _flags(result, "NonexistentEntity") == ["Riverside Vs Thornbury"]
     assert not any(
-        c.startswith("date=") and s == "Contradicted" for c, s in _claims(result).items()
+        c.startswith("date=") and s == "Contradicted" for c, s in verdicts(result).items()
     )
     assert result.recommendation.kind == "Regenerate"
 
 
 def test_a_when_question_is_answered_by_another_performance() -> None:
-    engine = _engine(
+    engine = engine_of(
         [
             {
                 "id": "carols_1",
@@ -227,13 +219,13 @@ def _asked(engine: Engine, reply: str, question: str):  # noqa: ANN202
 
 
 def test_the_question_names_the_column_the_reply_does_not() -> None:
-    engine = _engine(SNOW)
+    engine = engine_of(SNOW)
     right = _asked(engine, "It's 40%.", "And the chance of snow?")
-    assert _claims(right) == {"chance_of_snow=40%": "Verified"}
+    assert verdicts(right) == {"chance_of_snow=40%": "Verified"}
     assert right.recommendation.kind == "Accept"
     wrong = _asked(engine, "It's 70%.", "And the chance of snow?")
-    assert _claims(wrong) == {"chance_of_snow=70%": "Contradicted"}
+    assert verdicts(wrong) == {"chance_of_snow=70%": "Contradicted"}
     assert wrong.recommendation.kind == "CorrectAndDeliver"
     assert wrong.recommendation.deliver == "It's 40%."
     cover = _asked(engine, "It's 70%.", "How much snow cover is there?")
-    assert _claims(cover) == {"snow_cover=70%": "Contradicted"}
+    assert verdicts(cover) == {"snow_cover=70%": "Contradicted"}

@@ -694,7 +694,7 @@ class Reader:
         several may speak ("What's the phone number for the central library?" - "You can reach
         us on ...")."""
         default = self.organisation
-        if default is None and question:
+        if default is None and question and len(self.organisations) > 1:
             self.organisation = self._named_organisation(question)
         try:
             return self._read(text, reference, resolver, question)

@@ -271,7 +271,8 @@ class Lexer:
     def _counted_things(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Marks a bare number right before a word naming no KB column (`Lexeme.counted`): "2
         flights" counts flights; "3 bedrooms" may be number_of_beds ("bed" starts "bedroom"),
-        and "for 2 people" (a `party-noun`) how many come, a column of the KB's own."""
+        "for 2 people" (a `party-noun`) says how many come, and "15 years" is an age or a
+        length: each may be a column of the KB's own."""
         for lexeme in row:
             if (
                 lexeme.cat == "VAL"
