@@ -88,6 +88,14 @@ def _vocabulary(index: KBIndex) -> _Vocabulary:
     return found
 
 
+def column_words(index: KBIndex, words: Sequence[str]) -> bool:
+    """ "our minimum driver age is 21": words that, with the one after them, are all words of
+    one attribute's name (minimum_driver_age) name that attribute, no thing of a kind and no
+    person."""
+    said = {stem(fold(w)) for w in words}
+    return any(said <= {stem(p) for p in a.lower().split("_")} for a in index.schema)
+
+
 def names_known_thing(
     index: KBIndex, words: Sequence[str], known: Callable[[str], bool] = lambda w: False
 ) -> bool:

@@ -24,7 +24,7 @@ from replyguard.models import EntityType, Evidence, HallucinationType, Span, Val
 from replyguard.spelling.lexicon import english
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
-from replyguard.stages.known_phrases import names_known_thing
+from replyguard.stages.known_phrases import column_words, names_known_thing
 from replyguard.text.lexer import FUNCTION_WORDS
 from replyguard.text.lexicon import KBIndex, phrase_key
 from replyguard.text.words import stem
@@ -112,6 +112,17 @@ class _Finder:
             return None
         return (k - 3 if k >= 3 and self.a_name(k - 3) else k - 2), k - 1
 
+    def name_apart(self, k: int) -> tuple[int, int] | None:
+        """A lower-case name set off by a comma after a role at k ("our claims handler, sophie
+        barnes, deals with ..."), when a comma or the sentence's end follows it too."""
+        if k >= len(self.tokens) or self.tokens[k].text != ",":
+            return None
+        named = self.name_at(k + 1)
+        if named is None:
+            return None
+        after = self.tokens[named[1]] if named[1] < len(self.tokens) else None
+        return named if after is None or after.text in (",", ".", "!", "?") else None
+
     def role_after(self, k: int) -> tuple[int, int, str] | None:
         """After "our" at k: a role's words ending in a `role-noun`, then maybe a name. A
         lower-case name after the role that is no KB person's is invented (Named); so is the
@@ -132,7 +143,9 @@ class _Finder:
             return None
         if j + 1 in self.persons:
             return None  # "our box office manager Tomasz Wilk": a KB person
-        named = self.name_at(j + 1) or self.name_before(k)
+        if column_words(self.index, [t.lower for t in tokens[k + 1 : j + 2]]):
+            return None  # "our minimum driver age is 21": an attribute's name
+        named = self.name_at(j + 1) or self.name_before(k) or self.name_apart(j + 1)
         if named:
             return (*named, "Named")
         if any(stem(tokens[j].lower) in role for role in _people(self.index).roles):

@@ -37,6 +37,7 @@ from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.stages.known_phrases import (
     alternatives,
+    column_words,
     described_by_values,
     names_known_thing,
 )
@@ -174,6 +175,7 @@ def _of_kind(engine: Engine, ctx: CallContext) -> Iterator[_Said]:
         words = [t.lower for t in tokens[k + 1 : h + 1]]
         if (
             new_of_kind(engine, words)
+            and not column_words(engine.index, [*words, *(t.lower for t in tokens[h + 1 : h + 2])])
             and not ctx.passages.mentions(phrase.text)
             and _offers(ctx, phrase, _OFFERED_TYPES, clause=False)
         ):
@@ -227,7 +229,16 @@ def _opened(engine: Engine, ctx: CallContext) -> Iterator[_Said]:
                 found.append((phrase, kind))
     if speaks:
         found.extend((phrase, "facility") for phrase in _subject_phrases(ctx))
-        found = [(p, k) for p, k in found if not _names_own_column(engine, lexed, p)]
+        found = [
+            (p, k)
+            for p, k in found
+            if k == "event"
+            or not (
+                _names_own_column(engine, lexed, p)
+                or _modifies_value(lexed, p)
+                or "time-noun" in kinds(lexed.tokens[p.end_tok - 1].lower)
+            )
+        ]
     most = int(engine.setting("guidance-alternatives"))
     seen: set[tuple[int, int]] = set()
     for phrase, kind in found:
@@ -248,6 +259,12 @@ def _opened(engine: Engine, ctx: CallContext) -> Iterator[_Said]:
             f"Check the {kind} against the knowledge base",
             [] if told else alternatives(engine.index, ctx, phrase, most),
         )
+
+
+def _modifies_value(lexed: LexedText, phrase: Lexeme) -> bool:
+    """ "Ravi is our dispensing pharmacist": words run straight on into a value the KB holds
+    qualify that value; they name no part of the organisation."""
+    return any(lx.cat == "VAL" and lx.start_tok == phrase.end_tok for lx in lexed.lexemes)
 
 
 def _names_own_column(engine: Engine, lexed: LexedText, phrase: Lexeme) -> bool:

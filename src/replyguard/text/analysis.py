@@ -27,6 +27,7 @@ from replyguard.text.attachment import (
     named_holder,
     named_in,
     one_value_each,
+    pair_ends,
     strictly,
     unqualified,
 )
@@ -104,7 +105,8 @@ class ReadText:
     pronouns: list[PronounReading] = field(default_factory=list)
     names: list[Lexeme] = field(default_factory=list)  # proper names the KB does not know
     claims: list[AttachedClaim] = field(default_factory=list)
-    # prices the reply worked out from a KB price ("two nights would be £160"): read, no claim
+    # values the reply worked out from others it states: a total ("two nights would be £160"),
+    # the length of a range ("half an hour, from 1pm to 1:30pm"): read, no claim
     totals: list[Lexeme] = field(default_factory=list)
 
     @property
@@ -159,6 +161,9 @@ class _Sentence:
     # content stems of the question the text answers: they tell apart columns its own words
     # do not ("what's the humidity?" - "it will be 26 %", beside a precipitation of 26 too)
     asked: frozenset[str] = frozenset()
+    # entities no name of which is said, but every word of one of them in other forms ("we
+    # deliver prescriptions" of "Prescription Delivery")
+    loosely: tuple[str, ...] = ()
 
     def row_of(self, value: Lexeme) -> list[Lexeme]:
         return next((g for g in self.rows if any(v is value for v in g)), [])
@@ -398,12 +403,20 @@ def _totals(
     # a count in a name ("the 10 Visit Pass", "NHS Band 3 costs") or inside a longer value
     # counts nothing
     inside = [lx for lx in row if lx.cat in ("ENT", "VAL", "NAME")]
+
+    def counts_units(k: int) -> bool:
+        # "a course of 3 doses at £70 per dose": a value that is a count of the rate's unit
+        return k + 1 < len(tokens) and stem(tokens[k + 1].text) in units
+
     counts = [
         k
         for k, t in enumerate(tokens[:-1])
         if _count_at(t)
         and not any(
-            lx.start <= t.start < lx.end and (lx.end > t.end or lx.cat != "VAL") for lx in inside
+            lx.start <= t.start < lx.end
+            and (lx.end > t.end or lx.cat != "VAL")
+            and not (lx.cat == "VAL" and lx.start == t.start and counts_units(k))
+            for lx in inside
         )
     ]
     out: set[int] = set()
@@ -425,6 +438,35 @@ def _totals(
         if any(n is None or n in units or n in priced or in_total for n in counted):
             out.add(id(claim))
     return out
+
+
+def _spans(row: list[Lexeme], claims: list[AttachedClaim]) -> list[Lexeme]:
+    """Lengths of time the reply worked out from a range of times it states: "we close for half
+    an hour at lunchtime, from 1pm to 1:30pm" says the range's length, no value of its own."""
+    gaps = set()
+    for low, high in zip(claims, claims[1:], strict=False):
+        if (low.draft.range_end, high.draft.range_end) != ("low", "high"):
+            continue
+        ends = [c.value.temporal.value if c.value.temporal else None for c in (low, high)]
+        if all(isinstance(e, str) and re.fullmatch(r"\d\d:\d\d", e) for e in ends):
+            (h1, m1), (h2, m2) = (map(int, e.split(":")) for e in ends)  # type: ignore[union-attr]
+            gaps.add((h2 * 60 + m2 - h1 * 60 - m1) % (24 * 60))
+    return [
+        lx
+        for lx in row
+        if lx.value_type == ValueType.duration
+        and (key := value_key(ValueType.duration, lx.text)) is not None
+        and _is_number(key)
+        and round(float(key)) in gaps
+    ]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 _DAY_PREFIXES = frozenset("on for by this next".split())
@@ -525,6 +567,18 @@ def unread_values(
     return out
 
 
+# the words between "you" and a number that make it the user's own: "you're between 21 and 24"
+_BEING_BETWEEN = frozenset("'re are were is be between and over under aged only just".split())
+
+
+def _forms_of(a: str, b: str) -> bool:
+    """Two stems of one word in other forms: "deliver" and "delivery", "groom" and "grooming"."""
+    short, long = sorted((a, b), key=len)
+    return short == long or (
+        len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 3
+    )
+
+
 def _rate_unit(lexeme: Lexeme, previous: Lexeme | None, text: str) -> bool:
     """ "£12 an hour", "$4 per hour": the length of time a price is said per is no duration."""
     return (
@@ -588,6 +642,11 @@ class Reader:
             for p in a.lower().split("_")
             if p and p not in WEEKDAYS and p not in PREPOSITIONS
         )
+        # each entity's names of two content words or more, as stems ("loosely" named)
+        self._name_words = {
+            e.id: [said for n in e.names if len(said := content_stems(fold(n).split())) >= 2]
+            for e in index.entities.values()
+        }
         self.organisation = organisation
         self.organisations = organisations
         self.voice = voice
@@ -785,6 +844,7 @@ class Reader:
                 breaks=tuple(lx.start for lx in row if lx.cat == "SEP"),
                 pronouns=tuple(lx.start for lx in row if lx.cat == "PRON"),
                 asked=asked_words,
+                loosely=self._loosely_named(lexed, row, out.mentions),
             )
             drafts = {}  # id(claim) -> the draft it was attached from
             claims = []
@@ -817,7 +877,9 @@ class Reader:
             totals = _totals(lexed, row, claims, self.index)
             out.totals.extend(c.value for c in claims if id(c) in totals)
             claims = [c for c in claims if id(c) not in totals]
+            out.totals.extend(_spans(row, claims))
             told: set[str] = set()
+            pair_ends(claims, self.index)
             for claim in _without_qualifying_days(one_value_each(claims, self.index), self.index):
                 draft = drafts[id(claim)]
                 out.claims.append(claim)
@@ -830,6 +892,23 @@ class Reader:
                     resolver.observe(self.referent_for(row_id))
             out.claims.extend(self._yes_no(lexed, row, out, chosen, resolver))
         return out
+
+    def _loosely_named(
+        self, lexed: LexedText, row: list[Lexeme], mentions: list[EntityMention]
+    ) -> tuple[str, ...]:
+        """The entities a sentence naming none says every word of a name of, each in some form
+        ("we deliver prescriptions on Tuesdays": Prescription Delivery). Names of two content
+        words or more only: one word is a kind, not a name."""
+        if not row or any(row[0].start <= m.lexeme.start < row[-1].end for m in mentions):
+            return ()
+        said = [
+            stem(t.text) for t in lexed.tokens if row[0].start <= t.start < row[-1].end
+        ]
+        return tuple(
+            entity_id
+            for entity_id, names in self._name_words.items()
+            if any(all(any(_forms_of(w, s) for s in said) for w in name) for name in names)
+        )
 
     def _open_days(
         self,
@@ -1004,6 +1083,11 @@ class Reader:
                 return described
         if draft.negated:
             return None
+        if not named and len(sentence.loosely) == 1:
+            # "we deliver prescriptions on Tuesdays": the one entity the words name loosely
+            loose = self._claim_on(draft, sentence.loosely[0], sentence, "Loose")
+            if loose is not None:
+                return loose
         if not named:
             by_values = self._by_values(draft, resolver, sentence, None) or (
                 None if owners else self._sole(draft, sentence.words_for(value))
@@ -1401,6 +1485,14 @@ class Reader:
                 return ours
             if self._ours_undecided(draft, subject, sentence):
                 return None  # "we open at 8am Monday to Friday": each day's, not another's 8am
+        if (
+            subject is not None
+            and subject.kind == "addressee"
+            and draft.lead_words <= _BEING_BETWEEN
+            and draft.basis == "Bare"
+            and draft.value.value_type == ValueType.number
+        ):
+            return None  # "as you're between 21 and 24": the user's age, no KB value
         if subject is None or subject.kind in ("self", "addressee"):
             # "we're going to 145 Amherst St": a KB value is the destination's, not ours
             return (

@@ -192,6 +192,8 @@ def _bound_said(
     ends = {stem(low if end == "low" else high) for low, high in index.range_bounds}
     named = [a for a in attributes if any(stem(p) in ends for p in a.lower().split("_"))]
     if len(named) > 1:
+        # the word that says the end ("until") chose these; the others tell them apart
+        words = words - ends
         most = max(affinity(a, words) for a in named)
         named = [a for a in named if affinity(a, words) == most]
     return named[0] if len(named) == 1 else None
@@ -250,8 +252,18 @@ def affinity(attribute: str, words: frozenset[str]) -> int:
     """How many parts of an attribute's name the sentence says ("tuesday_high" in "on tuesday
     the high is ..."): it tells apart attributes that share a value type. A preposition of the
     name counts only beside a word of it the sentence says too: "on" names no "closed_on"."""
-    said = [part for part in attribute.lower().split("_") if part and stem(part) in words]
+    said = [part for part in attribute.lower().split("_") if part and _part_stem(part) in words]
     return len(said) if any(part not in PREPOSITIONS for part in said) else 0
+
+
+def _part_stem(part: str) -> str:
+    """A column name's word as the sentence says it: "daily_rate" is named by "a day",
+    "weekly_rate" by "a week" (an adverb of time in -ly by its noun)."""
+    if len(part) > 4 and part.endswith("ily"):
+        return stem(part[:-3] + "y")
+    if len(part) > 5 and part.endswith("ly"):
+        return stem(part[:-2])
+    return stem(part)
 
 
 def _parts(attribute: str) -> int:
@@ -353,6 +365,10 @@ def choose_attribute(
         return plain[0] if plain else ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
+    if not cued and value.temporal is not None and any(a in held for a in draft.cues):
+        # "we're open tomorrow from 9am": a day said with a cue for the entity's columns of
+        # another type (saturday_open) tells which of them; it is no other column's value
+        return None
     if entity is not None and cued and not any(a in index.schema for a in cued):
         # a lexicon cue for a column no entity has ("11 minutes away" -> distance) gives way to
         # the one attribute of the entity a value of this very type fills ("pickup_wait")
@@ -496,6 +512,28 @@ def named_holder(
 
 
 _FIRM = ("Cue", "Focus", "ValueOwner")
+
+
+def pair_ends(claims: list[AttachedClaim], index: KBIndex) -> None:
+    """A range's two ends said of one subject are the two bounds of one pair of columns: "we
+    close at lunchtime, from 1pm to 1:30pm" is lunch_closed_from and lunch_closed_until, the
+    high end taking the column paired with the one the low end was read against (`range-bounds`
+    pairs of metta/lexicon.metta), not another column of closing times."""
+    for low, high in zip(claims, claims[1:], strict=False):
+        if (low.draft.range_end, high.draft.range_end) != ("low", "high"):
+            continue
+        if low.subject_id is None or low.subject_id != high.subject_id:
+            continue
+        partner = _range_bound(low.predicate, "high", index)
+        entity = index.entities.get(low.subject_id)
+        if (
+            partner in (low.predicate, high.predicate)
+            or entity is None
+            or partner not in entity.attributes
+            or not fits_attribute(high.value.value_type, partner, index)
+        ):
+            continue
+        high.predicate = partner
 
 
 def one_value_each(claims: list[AttachedClaim], index: KBIndex) -> list[AttachedClaim]:

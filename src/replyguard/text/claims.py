@@ -112,6 +112,21 @@ def _before_modifier(words: list[str], last: bool, dated: bool = False) -> list[
     return words[:-1] if last and words and words[-1] in articles else words
 
 
+_CONJUNCTIONS = frozenset({"and", "or", "but"})
+
+
+def _from_conjunction(lead: list[Lexeme]) -> list[Lexeme]:
+    """The words just before a value, from the last conjunction on: in "£38 a day or £230 a
+    week" the words before £230 are "or", "a day" being the first price's."""
+    for k in range(len(lead) - 1, -1, -1):
+        words = lead[k].text.lower().split()
+        cut = max((j for j, word in enumerate(words) if word in _CONJUNCTIONS), default=-1)
+        if cut >= 0:
+            rest = " ".join(words[cut:])
+            return [replace(lead[k], text=rest), *lead[k + 1 :]]
+    return lead
+
+
 def _preposition(text: str) -> str | None:
     """The preposition ending some words, before an optional determiner ("from the")."""
     words = text.lower().split()
@@ -400,13 +415,14 @@ class ClaimTransformer(Transformer):
                     # a cue before the value carries on ("in Marketing and Sales"); one after
                     # it does not ("indian food in the north")
                     last_cues = item.leading_cues if item.cues else cues
+                    lead = _from_conjunction(item.lead)
                     direct = not any(
                         word in _DETERMINERS
-                        for w in item.lead
+                        for w in lead
                         if w.cat == "W"
                         for word in _before_modifier(
                             w.text.lower().split(),
-                            w is item.lead[-1],
+                            w is lead[-1],
                             item.value.temporal is not None,
                         )
                     )
@@ -422,7 +438,7 @@ class ClaimTransformer(Transformer):
                             foreign=foreign,
                             description=description if foreign else None,
                             lead_words=frozenset(
-                                word for w in item.lead for word in w.text.lower().split()
+                                word for w in lead for word in w.text.lower().split()
                             ),
                         )
                     )

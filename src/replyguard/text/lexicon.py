@@ -233,6 +233,7 @@ MARKER_KINDS = (
     "naming-word",
     "booking-noun",
     "focus-noun",
+    "time-noun",
     "owned-phrase",
     "suggestion-phrase",
     "object-pronoun",
