@@ -19,7 +19,7 @@ The vocabulary is derived from the KB alone, once per KB index.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
@@ -152,11 +152,16 @@ def _held_values(index: KBIndex) -> dict[tuple[ValueType, str], frozenset[str]]:
     return found
 
 
-def described_by_values(index: KBIndex, ctx: CallContext, phrase: Lexeme) -> bool:
+def described_by_values(
+    index: KBIndex, ctx: CallContext, phrase: Lexeme, kind: Collection[str] = ()
+) -> bool:
     """Whether one KB entity holds every value the phrase's sentence states after it: "our
     drama workshop for 11-16s meets on Tuesdays at 5:30pm" describes the Youth Theatre in
     other words, when the Youth Theatre is on Tuesdays at 5:30pm. Two values at least: one
-    alone ("at 8pm") is held by many things by chance."""
+    alone ("at 8pm") is held by many things by chance. A phrase ending in a KIND's word (the
+    entities whose names end in it) describes one of that kind only: "a cholesterol test for
+    £20 that takes 15 minutes" is no description of a £20, 15-minute consultation when the KB's
+    tests are others."""
     held = _held_values(index)
     _, end = ctx.sentence_of(phrase.start)
     common: frozenset[str] | None = None
@@ -171,6 +176,8 @@ def described_by_values(index: KBIndex, ctx: CallContext, phrase: Lexeme) -> boo
         common = holders if common is None else common & holders
         if not common:
             return False
+    if common and kind:
+        common = common & frozenset(kind)
     return said >= _DESCRIBING_VALUES and bool(common)
 
 

@@ -8,7 +8,8 @@ sentence says what the thing offers (a time, a day, a price, a length, a number)
 are none of what the KB holds of that kind; the phrase is then an invented thing, judged by one
 rule (`UnknownThing` in metta/hallucination.metta). Where the phrase stands says how firmly it
 is said (`Owned`, `Offered`, `Definite`) and what it is measured against:
-- before a kind's word (the last word two-word KB names end in, `KBIndex.name_heads`: "room",
+- before a kind's word (the last word KB names and aliases of two words end in,
+  `KBIndex.kind_heads`: "room",
   "club") after "the", "our", "your" or "this", one or two words that are no name of an entity
   of that kind (`new_of_kind`); a superlative or generic word picks one of the kind ("the
   nearest hotel");
@@ -26,7 +27,7 @@ The passages may name a thing; the user asking for one does not make it exist.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
@@ -58,6 +59,8 @@ _OFFERED_TYPES = WHEN_TYPES | {
     ValueType.number,
     ValueType.percent,
 }
+# values that are nouns a phrase may qualify ("our dispensing pharmacist"), unlike a price
+_NOUN_VALUES = frozenset({ValueType.text, ValueType.enum, ValueType.entity})
 # what a diary's entry is said to have, in its own clause: "your dinner is at 5pm"
 _DATED_TYPES = WHEN_TYPES | {ValueType.money}
 
@@ -94,8 +97,14 @@ def unknown_thing_candidates(engine: Engine, ctx: CallContext) -> list[Candidate
 
 def _offers(ctx: CallContext, phrase: Lexeme, types: frozenset[ValueType], *, clause: bool) -> bool:
     """The rest of the phrase's sentence (or clause, up to a separator) states a value of one
-    of these types."""
+    of these types; or, for a sentence (not a clause), the next one does when a pronoun opens
+    it ("we offer the chickenpox vaccine. It's two doses at £65")."""
     _, end = ctx.sentence_of(phrase.start)
+    if not clause:
+        rows = ctx.reply.lexed.sentence_lexemes
+        after = [row for row in rows if row and row[0].start > end]
+        if after and after[0][0].cat == "PRON":
+            end = after[0][-1].end
     for lexeme in ctx.reply.lexed.lexemes:
         if lexeme.start < phrase.end or lexeme.start > end:
             continue
@@ -120,8 +129,8 @@ def kind_of(engine: Engine, word: str) -> list[str]:
         key[:-1] if key.endswith("s") else "",
         key[:-2] if key.endswith("es") else "",
     ):
-        if form and engine.index.name_heads.get(form):
-            return engine.index.name_heads[form]
+        if form and engine.index.kind_heads.get(form):
+            return engine.index.kind_heads[form]
     return []
 
 
@@ -143,7 +152,7 @@ def new_of_kind(engine: Engine, words: list[str]) -> bool:
 
 
 def _of_kind(engine: Engine, ctx: CallContext) -> Iterator[_Said]:
-    if not engine.index.name_heads:
+    if not engine.index.kind_heads:
         return
     lexed = ctx.reply.lexed
     tokens = lexed.tokens
@@ -236,7 +245,7 @@ def _opened(engine: Engine, ctx: CallContext) -> Iterator[_Said]:
             or not (
                 _names_own_column(engine, lexed, p)
                 or _modifies_value(lexed, p)
-                or "time-noun" in kinds(lexed.tokens[p.end_tok - 1].lower)
+                or _a_time(lexed, p, kinds)
             )
         ]
     most = int(engine.setting("guidance-alternatives"))
@@ -248,7 +257,15 @@ def _opened(engine: Engine, ctx: CallContext) -> Iterator[_Said]:
             (phrase.start, phrase.end) in seen
             or not _offers(ctx, phrase, _DATED_TYPES if told else _OFFERED_TYPES, clause=told)
             or _known(engine, ctx, phrase, told)
-            or (not told and described_by_values(engine.index, ctx, phrase))
+            or (
+                not told
+                and described_by_values(
+                    engine.index,
+                    ctx,
+                    phrase,
+                    kind_of(engine, lexed.tokens[phrase.end_tok - 1].lower),
+                )
+            )
         ):
             continue
         seen.add((phrase.start, phrase.end))
@@ -261,10 +278,25 @@ def _opened(engine: Engine, ctx: CallContext) -> Iterator[_Said]:
         )
 
 
+def _a_time(lexed: LexedText, phrase: Lexeme, kinds: Callable[[str], tuple[object, ...]]) -> bool:
+    """ "Thursday, our late night", "our busiest day": a `time-noun` after only words that say
+    which time (`time-adjective`, superlatives) is a time, no part of the organisation ("a glaze
+    night" is an event)."""
+    words = [t.lower for t in lexed.tokens[phrase.start_tok : phrase.end_tok]]
+    return (
+        len(words) >= 2
+        and "time-noun" in kinds(words[-1])
+        and all("time-adjective" in kinds(w) or _superlative(w) for w in words[:-1])
+    )
+
+
 def _modifies_value(lexed: LexedText, phrase: Lexeme) -> bool:
     """ "Ravi is our dispensing pharmacist": words run straight on into a value the KB holds
     qualify that value; they name no part of the organisation."""
-    return any(lx.cat == "VAL" and lx.start_tok == phrase.end_tok for lx in lexed.lexemes)
+    return any(
+        lx.cat == "VAL" and lx.start_tok == phrase.end_tok and lx.value_type in _NOUN_VALUES
+        for lx in lexed.lexemes
+    )
 
 
 def _names_own_column(engine: Engine, lexed: LexedText, phrase: Lexeme) -> bool:

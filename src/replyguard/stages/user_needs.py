@@ -43,12 +43,12 @@ from weakref import WeakKeyDictionary
 
 from replyguard.kb import name_words
 from replyguard.metta_host import Sym
-from replyguard.models import Evidence, HallucinationType, Span
+from replyguard.models import Evidence, HallucinationType, Span, ValueType
 from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext
 from replyguard.stages.user_bounds import bound_candidates, one_of_several
 from replyguard.stages.user_kinds import kind_candidates
-from replyguard.stages.user_said import Found, voiced
+from replyguard.stages.user_said import DENIALS, Found, voiced
 from replyguard.stages.user_said import asks as _asks
 from replyguard.stages.user_said import offered as _offered
 from replyguard.stages.user_said import plain_sentences as _plain
@@ -59,12 +59,14 @@ from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import mention_weekday
 from replyguard.text.tokens import Token
 from replyguard.text.words import STOPWORDS, content_stems, stem
+from replyguard.values import fold
 
 if TYPE_CHECKING:
     from replyguard.dialogue import TurnReading
     from replyguard.engine import Engine
 
 
+_WORDY = (ValueType.text, ValueType.enum)
 _DENIED_WORDS = 3  # how many words after a negation name what the user has or wants none of
 _DISPREFERRED_WORDS = 6  # the same after "rather ... than" ("than sign up for a membership")
 
@@ -86,6 +88,7 @@ def user_need_candidates(engine: Engine, ctx: CallContext, reply_act: str) -> li
         *_part_candidates(engine, ctx, users),
         *_denied_candidates(engine, ctx, users),
         *_need_candidates(engine, ctx, users),
+        *_only_value_candidates(engine, ctx, users),
         *_person_candidates(engine, ctx, users),
         *_value_candidates(ctx, users),
         *_choice_candidates(engine, ctx, users),
@@ -152,11 +155,17 @@ class _Statement:
         return out
 
 
-def _statements(users: list[TurnReading]) -> Iterator[_Statement]:
-    """The users' statements (`_Statement`), in the order they were said."""
+def _statements(users: list[TurnReading], *, denying: bool = False) -> Iterator[_Statement]:
+    """The users' statements (`_Statement`), in the order they were said; with `denying`, also
+    the sentences that deny something (each clause is then judged on its own)."""
     for reading in users:
         lexed = reading.reading.lexed
-        for a, b in _plain(lexed, user=True):
+        sentences = (
+            [(s.start, s.end + 1) for s in lexed.sentences if not _asks(lexed, s)]
+            if denying
+            else _plain(lexed, user=True)
+        )
+        for a, b in sentences:
             yield _Statement(reading, lexed, a, b)
 
 
@@ -446,6 +455,77 @@ def _need_candidates(engine: Engine, ctx: CallContext, users: list[TurnReading])
             fix = f"Offer something whose {attribute} is yes"
             out.append(Found("Need", reading, lexeme, reason, fix))
     return out
+
+
+def _only_value_candidates(
+    engine: Engine, ctx: CallContext, users: list[TurnReading]
+) -> list[Found]:
+    """What they can only have: a user clause with a restricting word that names, in some form,
+    a one-word value of a column telling the KB's things apart ("I can only drive automatics":
+    transmission automatic) against a reply offering a thing whose value of it is another."""
+    restricting = set(str(engine.setting("restricting-words")).split())
+    values = _telling_values(engine.index)
+    wanted: dict[str, tuple[TurnReading, str]] = {}
+    for said in _statements(users, denying=True):  # the latest holds
+        lexed = said.lexed
+        denied = [m.start for m in lexed.markers if m.kind in DENIALS]
+        denied += [lx.start for lx in lexed.lexemes if lx.cat == "NEG"]
+        # "I can only drive automatics, my licence doesn't cover manuals": a clause that
+        # denies nothing restricts
+        clauses = [
+            c for c in said.restricted(restricting, set()) if not any(_in([c], d) for d in denied)
+        ]
+        for _, token in said.tokens():
+            hit = values.get(stem(token.lower)) if _in(clauses, token.start) else None
+            if hit is not None:
+                wanted[hit[0]] = (said.turn, hit[1])
+    out: list[Found] = []
+    for lexeme, entity in _offered(engine, ctx):
+        for attribute, (reading, value) in wanted.items():
+            held = entity.values_of(attribute)[0] if attribute in entity.attributes else []
+            if not held or any(fold(str(h)) == value for h in held):
+                continue
+            reason = (
+                f"says the user can only have {attribute} '{value}', and {entity.label}'s "
+                f"{attribute} is '{held[0]}' in the knowledge base"
+            )
+            out.append(
+                Found(
+                    "OnlyValue", reading, lexeme, reason, f"Offer one whose {attribute} is {value}"
+                )
+            )
+    return out
+
+
+_TELLING: WeakKeyDictionary[KBIndex, dict[str, tuple[str, str]]] = WeakKeyDictionary()
+
+
+def _telling_values(index: KBIndex) -> dict[str, tuple[str, str]]:
+    """stem -> (attribute, folded value) of the one-word values of textual columns that tell
+    several things apart (two values at least, each held by some entity): "manual" and
+    "automatic" of transmission. A stem two columns share is neither's."""
+    if index not in _TELLING:
+        held: dict[str, set[str]] = {}
+        for entity in index.entities.values():
+            for attribute in entity.attributes:
+                if attribute in index.polar or index.attribute_type(attribute) not in _WORDY:
+                    continue
+                for value in entity.values_of(attribute)[0]:
+                    folded = fold(str(value))
+                    if folded.isalpha():
+                        held.setdefault(attribute, set()).add(folded)
+        found: dict[str, tuple[str, str]] = {}
+        shared: set[str] = set()
+        for attribute, values in held.items():
+            if len(values) < 2:
+                continue
+            for value in values:
+                key = stem(value)
+                if key in found and found[key][0] != attribute:
+                    shared.add(key)
+                found[key] = (attribute, value)
+        _TELLING[index] = {k: v for k, v in found.items() if k not in shared}
+    return _TELLING[index]
 
 
 def _owned(engine: Engine, lexed: LexedText, owner: str) -> list[tuple[int, str, str]]:

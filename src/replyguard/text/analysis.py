@@ -551,6 +551,8 @@ def unread_values(
             continue  # a count said as a word ("two nights") is a value only after its cue
         if lexeme.counted:
             continue  # "I found 2 flights": a count of things no column is named for
+        if lexeme.value_type == ValueType.entity and lexeme.attributes:
+            continue  # "return it to the Wrenfield Station Depot": a KB thing named, no value
         if _rate_unit(lexeme, previous, text):
             continue
         if lexeme.temporal is not None and lexeme.temporal.kind == "part_of_day":
@@ -901,9 +903,7 @@ class Reader:
         words or more only: one word is a kind, not a name."""
         if not row or any(row[0].start <= m.lexeme.start < row[-1].end for m in mentions):
             return ()
-        said = [
-            stem(t.text) for t in lexed.tokens if row[0].start <= t.start < row[-1].end
-        ]
+        said = [stem(t.text) for t in lexed.tokens if row[0].start <= t.start < row[-1].end]
         return tuple(
             entity_id
             for entity_id, names in self._name_words.items()
@@ -1002,6 +1002,13 @@ class Reader:
                 if p.resolved is not None
                 and p.resolved.entity_id is not None
                 and row[0].start <= p.lexeme.start < row[-1].end
+            ]
+            named += [  # "we don't offer home delivery": the organisation speaking
+                Candidate(Subject("self", lx), self.organisation, "Organisation")
+                for lx in row
+                if self.organisation is not None
+                and lx.cat == "SELF"
+                and fold(lx.text) in self.voice
             ]
             named.sort(key=lambda c: not mention.in_clause(c.subject.lexeme.start))
             focus = sorted(resolver.in_focus(), key=lambda r: (-r.salience, -r.order))

@@ -365,7 +365,12 @@ def choose_attribute(
         return plain[0] if plain else ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
-    if not cued and value.temporal is not None and any(a in held for a in draft.cues):
+    if (
+        not cued
+        and value.value_type == ValueType.date
+        and draft.basis == "Cue"
+        and any(a in held for a in draft.cues)
+    ):
         # "we're open tomorrow from 9am": a day said with a cue for the entity's columns of
         # another type (saturday_open) tells which of them; it is no other column's value
         return None
@@ -519,15 +524,19 @@ def pair_ends(claims: list[AttachedClaim], index: KBIndex) -> None:
     close at lunchtime, from 1pm to 1:30pm" is lunch_closed_from and lunch_closed_until, the
     high end taking the column paired with the one the low end was read against (`range-bounds`
     pairs of metta/lexicon.metta), not another column of closing times."""
+    said = {(c.subject_id, c.predicate) for c in claims}
     for low, high in zip(claims, claims[1:], strict=False):
         if (low.draft.range_end, high.draft.range_end) != ("low", "high"):
             continue
+        if sum(c.draft is low.draft or c.draft is high.draft for c in claims) != 2:
+            continue  # "10am to 5pm Tuesday to Thursday": each day's range is read already
         if low.subject_id is None or low.subject_id != high.subject_id:
             continue
         partner = _range_bound(low.predicate, "high", index)
         entity = index.entities.get(low.subject_id)
         if (
             partner in (low.predicate, high.predicate)
+            or (low.subject_id, partner) in said
             or entity is None
             or partner not in entity.attributes
             or not fits_attribute(high.value.value_type, partner, index)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 
-from replyguard.models import ValueType
+from replyguard.models import EntityType, ValueType
 from replyguard.spelling.vocabulary import one_edit
 from replyguard.text.class_values import class_attributes, class_complement_spans, class_value
 from replyguard.text.lexicon import (
@@ -118,6 +118,9 @@ _OF = {"of"}
 _DESCRIBED_AFTER = frozenset("of for with at in on to from by that which who".split())
 _MIN_SHARED_STEM = 3  # "bed" of number_of_beds starts "bedroom"
 # words after a number that count nothing of their own: the number is still a column's
+# before a person's role said as what they are: "is our fleet manager", "is the head chef"
+_ROLE_DETERMINERS = frozenset({"our", "the", "a", "an", "their", "my"})
+_MAX_ROLE_WORDS = 3
 _TIME_UNITS = frozenset(
     "year years month months week weeks day days night nights hour hours minute minutes".split()
 )
@@ -266,7 +269,91 @@ class Lexer:
         out = self._names_past_short_forms(tokens, out)
         row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
         row = self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
-        return self._counted_things(tokens, self._class_complements(tokens, folded, row, asked))
+        row = self._role_complements(
+            tokens, folded, self._class_complements(tokens, folded, row, asked)
+        )
+        return self._counted_things(tokens, row)
+
+    @cached_property
+    def _role_attribute(self) -> str | None:
+        """The one attribute the KB's people hold their roles in: textual, its values ending in
+        a `role-noun` ("Operations Manager")."""
+        found = {
+            a
+            for e in self.index.entities.values()
+            if e.type == EntityType.Person
+            for a, held in e.attributes.items()
+            if a in self.index.schema
+            and self.index.attribute_type(a) in (ValueType.text, ValueType.enum)
+            and any(
+                "role-noun" in self.words.markers.get(fold(str(v)).split()[-1])
+                for v in (held if isinstance(held, list) else [held])
+                if fold(str(v)).split()
+            )
+        }
+        return next(iter(found)) if len(found) == 1 else None
+
+    def _role_complements(
+        self, tokens: list[Token], folded: list[str], row: list[Lexeme]
+    ) -> list[Lexeme]:
+        """A person's role said as what they are, in words the KB may not hold: "gemma is our
+        fleet manager", "Ravi, our dispensing pharmacist, ...": after a person and a verb of
+        being or a comma, "our", "the" or "a" and words ending in a `role-noun` are a value of
+        the people's role attribute, checked against the person's own."""
+        attribute = self._role_attribute
+        if attribute is None:
+            return row
+        role = lambda w: "role-noun" in self.words.markers.get(w)  # noqa: E731
+        spans = []
+        for k, lexeme in enumerate(row[1:], start=1):
+            if not (lexeme.cat == "COP" or lexeme.text.strip() == ",") or not self._a_person(
+                row[k - 1]
+            ):
+                continue
+            t = lexeme.end_tok
+            if t >= len(tokens) or folded[t] not in _ROLE_DETERMINERS:
+                continue
+            j = t + 1
+            while (
+                j < len(tokens)
+                and j - t <= _MAX_ROLE_WORDS
+                and tokens[j].kind == "word"
+                and folded[j] not in FUNCTION_WORDS
+                and not role(folded[j])
+            ):
+                j += 1
+            if j >= len(tokens) or not role(folded[j]):
+                continue
+            covered = [lx for lx in row if lx.end_tok > t + 1 and lx.start_tok <= j]
+            if any(lx.cat not in ("W", "VAL") for lx in covered) or any(
+                lx.cat == "VAL" and (lx.start_tok, lx.end_tok) == (t + 1, j + 1) for lx in covered
+            ):
+                continue  # a KB role said whole is a value already
+            if any(lx.cat == "VAL" and attribute not in lx.attributes for lx in covered):
+                continue
+            said = {stem(w) for w in folded[t + 1 : j + 1]}
+            if any(said <= own for own in self._roles_of(row[k - 1], attribute)):
+                continue  # "Dan is the owner" of the Owner and Lead Engineer: part of his role
+            spans.append((t + 1, j + 1))
+        if not spans:
+            return row
+        return _respan(
+            row, spans, lambda i, j: class_value(_lexeme(tokens, i, j, "W"), attribute), tokens
+        )
+
+    def _roles_of(self, lexeme: Lexeme, attribute: str) -> list[set[str]]:
+        held = [self.index.entities[e].attributes.get(attribute) for e in lexeme.entity_ids]
+        return [
+            {stem(w) for w in fold(str(v)).split()}
+            for h in held
+            if h is not None
+            for v in (h if isinstance(h, list) else [h])
+        ]
+
+    def _a_person(self, lexeme: Lexeme) -> bool:
+        return lexeme.cat == "ENT" and any(
+            self.index.entities[e].type == EntityType.Person for e in lexeme.entity_ids
+        )
 
     def _counted_things(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Marks a bare number right before a word naming no KB column (`Lexeme.counted`): "2
@@ -596,6 +683,13 @@ class Lexer:
                 before.cat, before.pronoun = "PRON", "it"
             elif lexeme.cat == "ADDR" and fold(lexeme.text) == "you" and before.cat == "CUE":
                 lexeme.cat = "W"  # "it would cost you $108": the verb's object, no new subject
+            if (
+                before.cat == "PRON"
+                and before.pronoun == "it"
+                and lexeme.cat == "W"
+                and "empty-it-verb" in self.words.markers.get(fold(lexeme.text.split()[0]))
+            ):
+                before.cat, before.pronoun = "W", None  # "if it helps": "it" stands for nothing
         return row
 
     def _lexeme_at(self, tokens, folded, i, end, temporal_starts, previous) -> Lexeme:  # noqa: ANN001, C901

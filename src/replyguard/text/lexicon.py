@@ -234,9 +234,11 @@ MARKER_KINDS = (
     "booking-noun",
     "focus-noun",
     "time-noun",
+    "time-adjective",
     "owned-phrase",
     "suggestion-phrase",
     "object-pronoun",
+    "empty-it-verb",
 )
 # Facts `(KIND PHRASE CLASS)`: the marker kind is "KIND:CLASS" ("act-marker:Confirmation").
 CLASSED_KINDS = (
@@ -446,6 +448,9 @@ class KBIndex:
         self.code_name_shapes: dict[str, int] = defaultdict(int)
         # the last word of names of two words or more ("suite" of "Lighthouse Suite") -> entities
         self.name_heads: dict[str, list[str]] = defaultdict(list)
+        # the same of names and aliases alike ("vaccine" of the alias "rabies vaccine"): the
+        # kinds of thing the KB has, for a thing of that kind it lacks (stages/unknown_things.py)
+        self.kind_heads: dict[str, list[str]] = defaultdict(list)
         # every word of every attribute's name and cue ("reception" of reception_hours)
         self.attribute_words = {
             w for a, spec in self.schema.items() for c in [a, *spec.cues] for w in name_words(c)
@@ -624,6 +629,8 @@ class KBIndex:
             self.name_heads[fold(entity.name.split()[-1])].append(entity.id)
         for name in entity.names:
             self.names.add(name, NameHit(entity.id, implicit=False))
+            if len(name.split()) >= 2 and entity.id not in self.kind_heads[fold(name.split()[-1])]:
+                self.kind_heads[fold(name.split()[-1])].append(entity.id)
             key = phrase_key(name)
             if len(key) > 1 and key[0] == "the":
                 # "the restaurant" is also "our restaurant", "your suite"
