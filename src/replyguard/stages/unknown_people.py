@@ -85,18 +85,11 @@ class _Finder:
         self.markers = engine.words.markers.get
 
     def a_name(self, k: int) -> bool:
-        token = self.tokens[k]
-        word = token.lower
+        """A lower-case word of a name no dictionary knows well ("sophie")."""
+        word = self.tokens[k].lower
         vocabulary = english()
-        return (
-            token.kind == "word"
-            and not token.is_capitalised
-            and k not in self.read
-            and word.isalpha()
-            and word not in FUNCTION_WORDS
-            and not names_known_thing(self.index, [word])
-            and not self.ctx.dialogue.mentions(word)
-            and (word not in vocabulary or vocabulary.prior(word, 0.3) < self.rare)
+        return self.a_word_of_a_name(k) and (
+            word not in vocabulary or vocabulary.prior(word, 0.3) < self.rare
         )
 
     def name_at(self, k: int) -> tuple[int, int] | None:
@@ -115,13 +108,31 @@ class _Finder:
     def name_apart(self, k: int) -> tuple[int, int] | None:
         """A lower-case name set off by a comma after a role at k ("our claims handler, sophie
         barnes, deals with ..."), when a comma or the sentence's end follows it too."""
-        if k >= len(self.tokens) or self.tokens[k].text != ",":
+        tokens = self.tokens
+        if k >= len(tokens) or tokens[k].text != ",":
             return None
         named = self.name_at(k + 1)
+        if named is None and k + 2 < len(tokens) and all(
+            self.a_word_of_a_name(i) for i in (k + 1, k + 2)
+        ):
+            named = (k + 1, k + 3)  # "jack reed": two words set off after a role are a name
         if named is None:
             return None
-        after = self.tokens[named[1]] if named[1] < len(self.tokens) else None
+        after = tokens[named[1]] if named[1] < len(tokens) else None
         return named if after is None or after.text in (",", ".", "!", "?") else None
+
+    def a_word_of_a_name(self, k: int) -> bool:
+        """A lower-case word that may be a name's, common word or not ("jack reed")."""
+        token = self.tokens[k]
+        return (
+            token.kind == "word"
+            and not token.is_capitalised
+            and k not in self.read
+            and token.lower.isalpha()
+            and token.lower not in FUNCTION_WORDS
+            and not names_known_thing(self.index, [token.lower])
+            and not self.ctx.dialogue.mentions(token.lower)
+        )
 
     def role_after(self, k: int) -> tuple[int, int, str] | None:
         """After "our" at k: a role's words ending in a `role-noun`, then maybe a name. A

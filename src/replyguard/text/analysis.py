@@ -19,6 +19,7 @@ from lark import Lark
 
 from replyguard.models import AttributeSchema, Entity, EntityType, ValueType
 from replyguard.text.attachment import (
+    DAY_STEMS,
     YEAR_LIKE,
     AttachedClaim,
     affinity,
@@ -114,9 +115,7 @@ class ReadText:
         return self.lexed.text
 
 
-_DAY_WORDS = frozenset(w for d in WEEKDAYS for w in day_words(d)) | frozenset(
-    stem(d) for d in WEEKDAYS
-)
+_DAY_WORDS = DAY_STEMS
 
 
 def _with_short_days(days: set[str]) -> set[str]:
@@ -1278,7 +1277,8 @@ class Reader:
             speaks = fold(subject.lexeme.text) in self.voice
         else:
             speaks = subject.kind == "addressee" and sentence.speaks_for_us
-        return speaks and not sentence.names_others
+        loose = [e for e in sentence.loosely if e != self.organisation]
+        return speaks and not sentence.names_others and not loose
 
     def _ours_undecided(self, draft: ClaimDraft, subject: Subject, sentence: _Sentence) -> bool:
         """ "We" says a value of a type the organisation holds, naming nothing else, and no one

@@ -16,7 +16,7 @@ from replyguard.models import Cardinality, Entity, ValueType
 from replyguard.text.claims import PREPOSITIONS, ClaimDraft
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
-from replyguard.text.temporal import NUMBER_WORDS, WEEKDAYS
+from replyguard.text.temporal import NUMBER_WORDS, WEEKDAYS, day_words
 from replyguard.text.words import joined, stem
 from replyguard.values import YEAR_LIKE, number_key, order_key, round_the_clock
 
@@ -146,6 +146,10 @@ def _bounding(
 
 
 _UNTIL = frozenset({"until", "till"})
+# every word a weekday is said by, short forms too ("tue"), and their stems
+DAY_STEMS = frozenset(w for d in WEEKDAYS for w in day_words(d)) | frozenset(
+    stem(d) for d in WEEKDAYS
+)
 
 
 def _siblings(cued: Sequence[str], owners: Sequence[str]) -> bool:
@@ -196,6 +200,10 @@ def _bound_said(
         words = words - ends
         most = max(affinity(a, words) for a in named)
         named = [a for a in named if affinity(a, words) == most]
+        # "we close for lunch from 12:30pm": a column the words name beats one named only by
+        # the day they are said on
+        worded = [a for a in named if affinity(a, words - DAY_STEMS) == most]
+        named = worded or named
     return named[0] if len(named) == 1 else None
 
 
@@ -391,6 +399,21 @@ def choose_attribute(
             if a in index.schema and fits(a) and said & {stem(p) for p in a.lower().split("_")}
         ]
         cued = own or cued
+    if entity is not None and cued and draft.basis == "Cue":
+        # "we close for lunch from 12:30pm": of the entity's columns sharing the cue's word
+        # (lunch_closed_from beside saturday_close), one the sentence names more is meant
+        said = {stem(p) for a in cued for p in a.lower().split("_") if p not in WEEKDAYS}
+        most = max(affinity(a, words) for a in cued)
+        kin = [
+            a
+            for a in held
+            if a not in cued
+            and a in index.schema
+            and fits(a)
+            and said & {stem(p) for p in a.lower().split("_")}
+            and affinity(a, words) > most
+        ]
+        cued = kin or cued
     end = draft.range_end or _said_end(draft, index)
     if end is not None:
         # "open from 8:00 until 16:00": each end of a range of times against its own bound;
