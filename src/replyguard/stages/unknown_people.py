@@ -112,8 +112,10 @@ class _Finder:
         if k >= len(tokens) or tokens[k].text != ",":
             return None
         named = self.name_at(k + 1)
-        if named is None and k + 2 < len(tokens) and all(
-            self.a_word_of_a_name(i) for i in (k + 1, k + 2)
+        if (
+            named is None
+            and k + 2 < len(tokens)
+            and all(self.a_word_of_a_name(i) for i in (k + 1, k + 2))
         ):
             named = (k + 1, k + 3)  # "jack reed": two words set off after a role are a name
         if named is None:

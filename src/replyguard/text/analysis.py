@@ -163,6 +163,9 @@ class _Sentence:
     # entities no name of which is said, but every word of one of them in other forms ("we
     # deliver prescriptions" of "Prescription Delivery")
     loosely: tuple[str, ...] = ()
+    # the one entity every "it" of the sentence refers to, none of them ambiguous ("It's
+    # electronica music" after Amber Run Brooklyn was offered): its values are said of it
+    it_refers: str | None = None
 
     def row_of(self, value: Lexeme) -> list[Lexeme]:
         return next((g for g in self.rows if any(v is value for v in g)), [])
@@ -572,6 +575,15 @@ def unread_values(
 _BEING_BETWEEN = frozenset("'re are were is be between and over under aged only just".split())
 
 
+def _it_refers(row: list[Lexeme], pronouns: list[PronounReading]) -> str | None:
+    starts = {lx.start for lx in row if lx.cat == "PRON" and lx.pronoun == "it"}
+    its = [p for p in pronouns if p.lexeme.start in starts]
+    ids = {c.entity_id for p in its for c in p.candidates}
+    if not its or len(ids) != 1 or any(len(p.candidates) != 1 for p in its):
+        return None
+    return next(iter(ids))
+
+
 def _forms_of(a: str, b: str) -> bool:
     """Two stems of one word in other forms: "deliver" and "delivery", "groom" and "grooming"."""
     short, long = sorted((a, b), key=len)
@@ -846,6 +858,7 @@ class Reader:
                 pronouns=tuple(lx.start for lx in row if lx.cat == "PRON"),
                 asked=asked_words,
                 loosely=self._loosely_named(lexed, row, out.mentions),
+                it_refers=_it_refers(row, out.pronouns),
             )
             drafts = {}  # id(claim) -> the draft it was attached from
             claims = []
@@ -1089,6 +1102,12 @@ class Reader:
                 return described
         if draft.negated:
             return None
+        if not named and draft.subject is None and sentence.it_refers is not None:
+            # "It's electronica music": a row "it" points at is told by the dialogue, before the
+            # values said could tell another
+            pointed = self._claim_on(draft, sentence.it_refers, sentence, "Pronoun")
+            if pointed is not None:
+                return pointed
         if not named and len(sentence.loosely) == 1:
             # "we deliver prescriptions on Tuesdays": the one entity the words name loosely
             loose = self._claim_on(draft, sentence.loosely[0], sentence, "Loose")
@@ -1414,7 +1433,8 @@ class Reader:
         year = value.value_type == ValueType.number and YEAR_LIKE.fullmatch(value.text) is not None
         number = value.value_type == ValueType.number and not year
         if (
-            draft.subject is not None
+            # "you can find it at 17 Eastern Parkway": the hearer finds the thing in focus
+            (draft.subject is not None and not (street and draft.subject.kind == "addressee"))
             or draft.negated
             or (value.value_type in _OPEN_TYPES and not (street or year or number))
             or sentence.names_others

@@ -178,6 +178,8 @@ def _said_end(draft: ClaimDraft, index: KBIndex) -> str | None:
     words |= {joined(a, b) for a in draft.lead_words for b in draft.lead_words if a != b}
     if draft.lead_words & _UNTIL:
         return "high"  # "open until 9pm"
+    if draft.lead_words & index.range_starts:
+        return "low"  # "available on March 10th": the pickup date, not the drop-off
     low = any(stem(a) in words for a, _ in index.range_bounds)
     high = any(stem(b) in words for _, b in index.range_bounds)
     return "low" if low and not high else "high" if high and not low else None
@@ -400,9 +402,9 @@ def choose_attribute(
         ]
         cued = own or cued
     if entity is not None and cued and draft.basis == "Cue":
-        # "we close for lunch from 12:30pm": of the entity's columns sharing the cue's word
-        # (lunch_closed_from beside saturday_close), one the sentence names more is meant
-        said = {stem(p) for a in cued for p in a.lower().split("_") if p not in WEEKDAYS}
+        # "we close for lunch from 12:30pm": of the entity's columns of this type named by the
+        # cue's own word (lunch_closed_from beside saturday_close), one the sentence names more
+        said = {stem(w) for w in draft.lead_words if w not in PREPOSITIONS}
         most = max(affinity(a, words) for a in cued)
         kin = [
             a
@@ -410,6 +412,7 @@ def choose_attribute(
             if a not in cued
             and a in index.schema
             and fits(a)
+            and strictly(vtype, a, index)
             and said & {stem(p) for p in a.lower().split("_")}
             and affinity(a, words) > most
         ]

@@ -621,6 +621,12 @@ class Lexer:
             after = row[k + 1] if k + 1 < len(row) else None
             if not cued and words[-1:] == ["the"] and after is not None and after.cat == "CUE":
                 cued = after.attributes  # "from the Hat Nhan album": the cue after the name
+            located = (
+                bool(_VALUE_PREPOSITIONS & set(words[-2:]))
+                and bool(words)
+                and words[-1] in _AFTER_PREPOSITION
+                and words[-1] != "by"
+            )
             if lexeme.cat == "VAL" and words[-1:] == ["by"] and len(lexeme.attributes) > 1:
                 # "by Narsha", a value of both album and artist: who made the thing
                 lexeme.attributes = self.name_values.makers_of(lexeme.attributes)
@@ -628,18 +634,12 @@ class Lexer:
                 lexeme.cat != "NAME"
                 # a capitalised word after "by" is its maker's name ("by Future"), not emphasis
                 or (lexeme.common_word and words[-1:] != ["by"])
-                or lexeme.kin_name
+                # "Nationals Vs Rockies" beside "Nationals Vs Braves" is a name of their kind,
+                # but "at Nationals Park" stands where a venue does
+                or (lexeme.kin_name and not located)
                 or any(lx.cat == "NAME" for lx in out)  # "Ana Ruiz at the office in Perth"
                 or before is None
-                or not (
-                    cued
-                    or before.cat == "W"
-                    and (
-                        article
-                        or _VALUE_PREPOSITIONS & set(words[-2:])
-                        and words[-1] in _AFTER_PREPOSITION
-                    )
-                )
+                or not (cued or before.cat == "W" and (article or located or words[-1:] == ["by"]))
             ):
                 out.append(lexeme)
                 continue

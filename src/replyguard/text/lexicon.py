@@ -269,6 +269,7 @@ WORD_LIST_ARITY: dict[str, int] = {
     "verb-forms": 3,
     "superlative": 3,
     "range-bounds": 2,
+    "range-start-word": 1,
     "polar-word": 2,
     "opposite-cue": 2,
     "cue-word-synonym": 2,
@@ -312,6 +313,7 @@ class WordLists:
     dwelling_nouns: set[str] = field(default_factory=set)  # "house": "jills house" is Jill's
     irregular_verbs: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # any form
     range_bounds: set[tuple[str, str]] = field(default_factory=set)  # ("low", "high")
+    range_starts: set[str] = field(default_factory=set)  # "available": says a range's low end
     polar_words: dict[str, bool] = field(default_factory=dict)  # "yes" -> True, "false" -> False
     opposite_cues: PhraseTable = field(default_factory=PhraseTable)  # "closed" -> "open"
     cue_word_synonyms: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
@@ -357,6 +359,7 @@ class WordLists:
         lists.range_bounds = {
             (fold(str(a)), fold(str(b))) for a, b in facts.get("range-bounds", ())
         }
+        lists.range_starts = {fold(str(a)) for (a,) in facts.get("range-start-word", ())}
         lists.polar_words = {fold(str(w)): str(p) == "True" for w, p in facts.get("polar-word", ())}
         for phrase, cue in facts.get("opposite-cue", ()):
             lists.opposite_cues.add(str(phrase), str(cue))
@@ -460,6 +463,7 @@ class KBIndex:
             s.value_type in WHEN_TYPES for s in kb.attribute_schema.values()
         )
         self.range_bounds = words.range_bounds
+        self.range_starts = words.range_starts
         self.cue_value_types = words.cue_value_types
         # number columns named for a stretch of time ("wait_time", "trip_length"): they hold
         # durations written without their unit
