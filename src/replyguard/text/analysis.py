@@ -584,6 +584,9 @@ def _it_refers(row: list[Lexeme], pronouns: list[PronounReading]) -> str | None:
     return next(iter(ids))
 
 
+_FORM_PREFIX = 4  # two forms of a word share at least their first four letters
+
+
 def _forms_of(a: str, b: str) -> bool:
     """Two stems of one word in other forms: "deliver" and "delivery", "groom" and "grooming"."""
     short, long = sorted((a, b), key=len)
@@ -916,10 +919,15 @@ class Reader:
         if not row or any(row[0].start <= m.lexeme.start < row[-1].end for m in mentions):
             return ()
         said = [stem(t.text) for t in lexed.tokens if row[0].start <= t.start < row[-1].end]
+        opened = {s[:_FORM_PREFIX] for s in said}
         return tuple(
             entity_id
             for entity_id, names in self._name_words.items()
-            if any(all(any(_forms_of(w, s) for s in said) for w in name) for name in names)
+            if any(
+                {w[:_FORM_PREFIX] for w in name} <= opened  # cheap first: a KB may be large
+                and all(any(_forms_of(w, s) for s in said) for w in name)
+                for name in names
+            )
         )
 
     def _open_days(
