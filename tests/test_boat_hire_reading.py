@@ -52,6 +52,16 @@ def test_a_range_is_read_against_one_pair_of_bound_columns(boats):
     }
 
 
+def test_between_one_time_and_another_is_a_range(boats):
+    result = check(
+        boats, "We close for lunch between 12:30pm and 1:15pm.", "Do you close for lunch?"
+    )
+    assert verdicts(result) == {
+        "lunch_closed_from=12:30pm": "Verified",
+        "lunch_closed_until=1:15pm": "Verified",
+    }
+
+
 def test_the_length_of_a_stated_range_is_worked_out_not_unread(boats):
     result = check(
         boats,

@@ -918,7 +918,13 @@ class Reader:
         words or more only: one word is a kind, not a name."""
         if not row or any(row[0].start <= m.lexeme.start < row[-1].end for m in mentions):
             return ()
-        said = [stem(t.text) for t in lexed.tokens if row[0].start <= t.start < row[-1].end]
+        # the words outside the values: "Our director is Elena Marsh" names Elena as a value
+        said = [
+            stem(lexed.tokens[k].text)
+            for lx in row
+            if lx.cat in ("W", "CUE")
+            for k in range(lx.start_tok, lx.end_tok)
+        ]
         opened = {s[:_FORM_PREFIX] for s in said}
         return tuple(
             entity_id
@@ -1114,7 +1120,8 @@ class Reader:
             # "It's electronica music": a row "it" points at is told by the dialogue, before the
             # values said could tell another
             pointed = self._claim_on(draft, sentence.it_refers, sentence, "Pronoun")
-            if pointed is not None:
+            held = self.index.entities[sentence.it_refers].attributes
+            if pointed is not None and pointed.predicate in held:
                 return pointed
         if not named and len(sentence.loosely) == 1:
             # "we deliver prescriptions on Tuesdays": the one entity the words name loosely
@@ -1523,7 +1530,11 @@ class Reader:
         if (
             subject is not None
             and subject.kind == "addressee"
-            and draft.lead_words <= _BEING_BETWEEN
+            # "you're between 21 and 24": the range's second end goes with its first
+            and (
+                (draft.lead_words and draft.lead_words <= _BEING_BETWEEN)
+                or draft.range_end == "high"
+            )
             and draft.basis == "Bare"
             and draft.value.value_type == ValueType.number
         ):

@@ -380,6 +380,8 @@ def choose_attribute(
         and value.value_type == ValueType.date
         and draft.basis == "Cue"
         and any(a in held for a in draft.cues)
+        and {stem(w) for w in draft.lead_words}
+        & {stem(p) for a in draft.cues for p in a.lower().split("_")}
     ):
         # "we're open tomorrow from 9am": a day said with a cue for the entity's columns of
         # another type (saturday_open) tells which of them; it is no other column's value
@@ -405,7 +407,8 @@ def choose_attribute(
         # "we close for lunch from 12:30pm": of the entity's columns of this type named by the
         # cue's own word (lunch_closed_from beside saturday_close), one the sentence names more
         said = {stem(w) for w in draft.lead_words if w not in PREPOSITIONS}
-        most = max(affinity(a, words) for a in cued)
+        dayless = words - DAY_STEMS  # the day a sentence is said on names no column better
+        most = max(affinity(a, dayless) for a in cued)
         kin = [
             a
             for a in held
@@ -414,7 +417,7 @@ def choose_attribute(
             and fits(a)
             and strictly(vtype, a, index)
             and said & {stem(p) for p in a.lower().split("_")}
-            and affinity(a, words) > most
+            and affinity(a, dayless) > most
         ]
         cued = kin or cued
     end = draft.range_end or _said_end(draft, index)

@@ -495,12 +495,16 @@ _RANGED_TYPES = (ValueType.number, ValueType.time)
 
 
 def _mark_range(drafts: list[ClaimDraft], lead: list[Lexeme]) -> None:
-    """Two numbers or times joined by "-", "to" or "until" ("80-100F", "from 8:00 until 16:00")
+    """Two numbers or times joined by "-", "to" or "until" ("80-100F", "from 8:00 until 16:00"),
+    or by "and" after "between"
     are the low and the high end of a range; `lead` is the words before the second, which is
     said of what the first is ("open from 8:00 until 16:00")."""
-    if len(drafts) < 2 or len(lead) != 1 or lead[0].text.strip().lower() not in _RANGE_JOINS:
+    if len(drafts) < 2 or len(lead) != 1:
         return
     first, second = drafts[-2], drafts[-1]
+    join = lead[0].text.strip().lower()
+    if join not in _RANGE_JOINS and not (join == "and" and "between" in first.lead_words):
+        return  # "between 6:15 pm and 7 pm" is a range too
     kind = first.value.value_type
     if kind in _RANGED_TYPES and second.value.value_type == kind:
         first.range_end, second.range_end = "low", "high"

@@ -270,7 +270,7 @@ class Lexer:
         row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
         row = self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
         row = self._role_complements(
-            tokens, folded, self._class_complements(tokens, folded, row, asked)
+            tokens, folded, self._class_complements(tokens, folded, _between(row), asked)
         )
         return self._counted_things(tokens, row)
 
@@ -1363,6 +1363,21 @@ def _title_word(lexeme: Lexeme) -> bool:
     if lexeme.cat == "VAL":
         return lexeme.temporal is not None and not lexeme.attributes
     return lexeme.cat in _TITLE_WORDS
+
+
+def _between(row: list[Lexeme]) -> list[Lexeme]:
+    """ "between 6:15 pm and 7 pm": the "and" joins a range's two ends, no two clauses."""
+    for before, low, join, high in zip(row, row[1:], row[2:], row[3:], strict=False):
+        if (
+            before.cat == "W"
+            and before.text.lower().split()[-1:] == ["between"]
+            and low.cat == high.cat == "VAL"
+            and low.value_type == high.value_type
+            and join.cat == "SEP"
+            and join.text.strip().lower() == "and"
+        ):
+            join.cat = "W"
+    return row
 
 
 def _respan(
