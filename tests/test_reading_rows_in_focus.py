@@ -88,3 +88,32 @@ def test_where_the_user_will_find_the_thing_in_focus_is_its_address():
     result = _check(BAKERIES, "You can find it at 12 Harbour Street.", turns[-1].text, turns)
     assert verdicts(result) == {"address=12 Harbour Street": "Contradicted"}
     assert result.corrected.corrected == "You can find it at 8 Quay Road."
+
+
+JOBS = """id,name,type,price
+j1,Hull Cleaning,Object,from £60
+j2,Engine Check,Object,£35
+"""
+
+
+def test_a_price_it_starts_from_is_a_price():
+    right = _check(
+        JOBS, "Hull cleaning starts from £60 and an engine check costs £35.", "What do they cost?"
+    )
+    assert set(verdicts(right).values()) == {"Verified"}
+    assert len(verdicts(right)) == 2
+    wrong = _check(JOBS, "An engine check costs £60.", "How much is an engine check?")
+    assert verdicts(wrong) == {"price=£60": "Contradicted"}
+
+
+FILMS = """id,name,type,director
+f1,Nightjar,Object,Kasia Wren
+f2,Salt and Stone,Object,Tom Ashe
+"""
+
+
+def test_a_passive_before_by_is_no_title_in_a_lower_case_reply():
+    right = _check(FILMS, "nightjar was directed by kasia wren.", "Who directed nightjar?")
+    assert verdicts(right) == {"director=kasia wren": "Verified"}
+    wrong = _check(FILMS, "nightjar was directed by tom ashe.", "Who directed nightjar?")
+    assert verdicts(wrong) == {"director=tom ashe": "Contradicted"}

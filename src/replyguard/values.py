@@ -224,10 +224,13 @@ def number_key(text: str) -> str | None:
     return None if n is None else _num_key(n)
 
 
+_FROM_PRICE = re.compile(r"^(?:from|starting at|starts at|starting from)\s+(?=\S)", re.IGNORECASE)
+
+
 def money_key(text: str) -> str | None:
     """ "GBP:15.00" for "£15", "15 pounds" and "£15 per day"; "0" for any amount of nothing
     ("free", "£0")."""
-    text = text.strip()
+    text = _FROM_PRICE.sub("", text.strip())  # "from £69": a price it starts at is that price
     if fold(text) in FREE_WORDS:
         return "0"
     m = MONEY_RE.fullmatch(text)
@@ -369,7 +372,7 @@ def infer_value_type(text: str) -> ValueType | None:
         (ValueType.email, bool(EMAIL_RE.fullmatch(t))),
         (ValueType.url, bool(URL_RE.fullmatch(t))),
         (ValueType.year, bool(YEAR_RE.fullmatch(t))),
-        (ValueType.money, bool(MONEY_RE.fullmatch(t)) or rate_amount(t) is not None),
+        (ValueType.money, money_key(t) is not None and fold(t) not in FREE_WORDS),
         (ValueType.percent, bool(PERCENT_RE.fullmatch(t))),
         (ValueType.phone, bool(PHONE_RE.fullmatch(t))),
         (ValueType.duration, bool(DURATION_RE.fullmatch(t)) or _compound_duration(t)),

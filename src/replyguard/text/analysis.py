@@ -1312,7 +1312,9 @@ class Reader:
         else:
             speaks = subject.kind == "addressee" and sentence.speaks_for_us
         loose = [e for e in sentence.loosely if e != self.organisation]
-        return speaks and not sentence.names_others and not loose
+        # "we can usually do it in about an hour": what we do to the thing "it" points at
+        pointed = sentence.it_refers not in (None, self.organisation)
+        return speaks and not sentence.names_others and not loose and not pointed
 
     def _ours_undecided(self, draft: ClaimDraft, subject: Subject, sentence: _Sentence) -> bool:
         """ "We" says a value of a type the organisation holds, naming nothing else, and no one

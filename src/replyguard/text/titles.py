@@ -37,6 +37,9 @@ _CONNECTORS = frozenset("of the a an and in on to for with at from my your me yo
 _DETERMINERS = frozenset("a an some any more other these those many several few all".split())
 
 
+_BEING = frozenset({"is", "was", "are", "were", "been", "be", "being"})
+
+
 def title_before_maker(
     tokens: list[Token],
     folded: list[str],
@@ -63,6 +66,8 @@ def title_before_maker(
         i += 1  # "Try Daybreak by ...": the verb is no part of the title
     if i == start and end - i == 1 and common(folded[i]):
         return None  # "Songs by Wren Avery": a sentence opening on the word
+    if end - i == 1 and i > 0 and folded[i - 1] in _BEING and folded[i].endswith(("ed", "en")):
+        return None  # "nightjar was directed by kasia wren": a passive, no title
     if (lower_case or end - i == 1) and all(function_word(w) for w in folded[i:end]):
         return None  # "Only You" is a title, "Only" or "only you" no name
     return i, end
