@@ -180,3 +180,20 @@ def test_a_thing_of_a_kind_only_an_alias_names_is_invented(boats):
 def test_values_of_another_kind_of_thing_describe_no_thing_of_this_kind(boats):
     result = check(boats, "We offer a sunset tour for £95 on Tuesdays.", "Do you do evening trips?")
     assert any(name.startswith("sunset tour") for name in _invented(result))
+
+
+def test_money_said_in_words_is_money(boats):
+    right = check(boats, "The Kingfisher is thirty pounds an hour.", "How much is the Kingfisher?")
+    assert verdicts(right) == {"hourly_rate=thirty pounds": "Verified"}
+    wrong = check(boats, "The Heron is forty quid an hour.", "How much is the Heron?")
+    assert verdicts(wrong) == {"hourly_rate=forty quid": "Contradicted"}
+    assert wrong.corrected.corrected == "The Heron is £45 an hour."
+    vague = check(boats, "The Heron is a couple of hundred pounds a day.", "How much?")
+    assert verdicts(vague) == {}
+
+
+def test_a_price_answers_a_question_whether_we_charge(boats):
+    asked = "Do you charge to look at my engine?"
+    result = check(boats, "Engine servicing is ninety-five pounds.", asked)
+    assert result.coherence.qud_relevance.addresses_qud
+    assert result.recommendation.kind == "Accept"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
@@ -83,6 +83,63 @@ _MONEY_CODES = {
     "pounds": "GBP",
 }
 _FRACTIONAL = frozenset({"p", "pence", "cent", "cents"})  # hundredths of their currency
+# money said in words: "eighty-nine quid", "twenty pounds", "a tenner"
+MONEY_WORDS = {
+    "quid": "GBP",
+    "bucks": "USD",
+    **{w: c for w, c in _MONEY_CODES.items() if len(w) > 2},
+}
+_NOTES = {"fiver": ("GBP", 5), "tenner": ("GBP", 10)}
+_UNIT_WORDS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen".split()
+    )
+}
+_TENS_WORDS = {
+    w: 10 * n
+    for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)
+}
+
+
+def number_in_words(words: Sequence[str]) -> int | None:
+    """The whole number some words say ("eighty-nine", "one hundred and twenty", "a hundred"),
+    or None."""
+    parts = [p for w in words for p in w.lower().split("-") if p]
+    total, current, said = 0, 0, False
+    for k, part in enumerate(parts):
+        if part in ("a", "an") and k == 0:
+            current, said = 1, False
+        elif part in _UNIT_WORDS:
+            current, said = current + _UNIT_WORDS[part], True
+        elif part in _TENS_WORDS:
+            current, said = current + _TENS_WORDS[part], True
+        elif part == "hundred":
+            current, said = max(current, 1) * 100, True
+        elif part == "thousand":
+            total, current, said = total + max(current, 1) * 1000, 0, True
+        elif part == "and" and said:
+            continue
+        else:
+            return None
+    return total + current if said else None
+
+
+def words_money_key(text: str) -> str | None:
+    """The key of money said in words ("eighty-nine quid" -> "GBP:89.00", "a tenner")."""
+    words = fold(text).split()
+    if len(words) == 2 and words[0] in ("a", "one") and words[1] in _NOTES:
+        code, amount = _NOTES[words[1]]
+        return f"{code}:{amount:.2f}"
+    if len(words) < 2 or words[-1] not in MONEY_WORDS:
+        return None
+    amount = number_in_words(words[:-1])
+    if amount is None:
+        return None
+    return "0" if amount == 0 else f"{MONEY_WORDS[words[-1]]}:{amount:.2f}"
+
+
 _MAGNITUDES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 _MINUTES = {
     "min": 1,
@@ -238,7 +295,7 @@ def money_key(text: str) -> str | None:
         rate = _RATE_RE.fullmatch(text)
         m = MONEY_RE.fullmatch(rate["money"]) if rate else None
     if not m:
-        return None
+        return words_money_key(text)
     amount = _number(m["a1"] or m["a2"])
     if amount is None:
         return None

@@ -463,6 +463,8 @@ def _states_asked(
         return True  # "are you open late?" - "we aren't open late": the reply says it, in words
     query = ctx.query_reading.lexed
     kinds = {lx.value_type for lx in query.lexemes if lx.cat == "VAL" and lx.value_type}
+    if any("money-word" in engine.words.markers.get(t.lower) for t in query.tokens):
+        kinds.add(ValueType.money)  # "Do you charge to look at it?" - "there's a £20 fee"
     days = {d for m in query.temporal if (d := mention_weekday(m)) is not None}
     # the words of the question outside the names it says ("the pony club day" names no days)
     names = [(lx.start, lx.end) for lx in query.lexemes if lx.cat in ("ENT", "NAME")]

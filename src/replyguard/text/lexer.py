@@ -30,7 +30,15 @@ from replyguard.text.temporal import TemporalMention, find_temporal
 from replyguard.text.titles import name_after_class, title_before_maker
 from replyguard.text.tokens import Sentence, Token, is_initial, split_sentences, tokenize
 from replyguard.text.words import content_stems, stem
-from replyguard.values import YEAR_RE, fold, is_short_code, value_key
+from replyguard.values import (
+    MONEY_WORDS,
+    YEAR_RE,
+    fold,
+    is_short_code,
+    number_in_words,
+    value_key,
+    words_money_key,
+)
 
 _TOKEN_VALUE_TYPES = {
     "email": ValueType.email,
@@ -270,7 +278,9 @@ class Lexer:
         row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
         row = self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
         row = self._role_complements(
-            tokens, folded, self._class_complements(tokens, folded, _between(row), asked)
+            tokens,
+            folded,
+            self._class_complements(tokens, folded, _between(_money_in_words(tokens, row)), asked),
         )
         return self._counted_things(tokens, row)
 
@@ -1363,6 +1373,38 @@ def _title_word(lexeme: Lexeme) -> bool:
     if lexeme.cat == "VAL":
         return lexeme.temporal is not None and not lexeme.attributes
     return lexeme.cat in _TITLE_WORDS
+
+
+def _money_in_words(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
+    """ "eighty-nine quid", "twenty pounds", "a tenner": money said in words, among words, is a
+    money value (`words_money_key`)."""
+    words = {k for lx in row if lx.cat == "W" for k in range(lx.start_tok, lx.end_tok)}
+    spans: list[tuple[int, int]] = []
+    for k in sorted(words):
+        if tokens[k].lower not in MONEY_WORDS and tokens[k].lower not in ("tenner", "fiver"):
+            continue
+        i = k
+        while (
+            i - 1 in words
+            and tokens[i - 1].kind == "word"
+            and (number_in_words([tokens[i - 1].lower]) is not None or tokens[i - 1].lower == "and")
+        ):
+            i -= 1
+        if i < k and tokens[i].lower == "and":
+            i += 1
+        if i > 0 and tokens[i - 1].lower == "of":
+            continue  # "a couple of hundred pounds": vague, no value
+        if i < k and words_money_key(" ".join(t.text for t in tokens[i : k + 1])) is not None:
+            spans.append((i, k + 1))
+    if not spans:
+        return row
+
+    def money(i: int, j: int) -> Lexeme:
+        value = _lexeme(tokens, i, j, "VAL", value_type=ValueType.money)
+        value.value_key = value_key(ValueType.money, value.text)
+        return value
+
+    return _respan(row, spans, money, tokens)
 
 
 def _between(row: list[Lexeme]) -> list[Lexeme]:

@@ -235,6 +235,7 @@ MARKER_KINDS = (
     "focus-noun",
     "time-noun",
     "time-adjective",
+    "money-word",
     "owned-phrase",
     "suggestion-phrase",
     "object-pronoun",
