@@ -3,7 +3,8 @@ guide, boat jobs, films): "it" that points at the row just offered takes the val
 it, even when they are another row's; an unknown name where a venue stands is a venue, though it
 starts like the KB's names; "available on" a day is the start of a range of dates; a street
 address the user is told they will find the thing at is the address of the thing in focus; a
-price "from £60" is a price; "was directed by" in a lower-case reply is a passive, no title.
+price "from £60" is a price; "was directed by" in a lower-case reply is a passive, no title; a
+number after words naming a column of ratings ("rated 15") is a rating.
 
 Every case fails on 5f402a5 (main before these changes); the verdicts were written before the
 code was run.
@@ -107,9 +108,9 @@ def test_a_price_it_starts_from_is_a_price():
     assert verdicts(wrong) == {"price=£60": "Contradicted"}
 
 
-FILMS = """id,name,type,director
-f1,Nightjar,Object,Kasia Wren
-f2,Salt and Stone,Object,Tom Ashe
+FILMS = """id,name,type,director,age_rating,running_time
+f1,Nightjar,Object,Kasia Wren,18,104 minutes
+f2,Salt and Stone,Object,Tom Ashe,12A,118 minutes
 """
 
 
@@ -118,3 +119,11 @@ def test_a_passive_before_by_is_no_title_in_a_lower_case_reply():
     assert verdicts(right) == {"director=kasia wren": "Verified"}
     wrong = _check(FILMS, "nightjar was directed by tom ashe.", "Who directed nightjar?")
     assert verdicts(wrong) == {"director=tom ashe": "Contradicted"}
+
+
+def test_a_number_after_words_naming_a_column_of_ratings_is_a_rating():
+    right = _check(FILMS, "nightjar is a thriller, directed by kasia wren and rated 18.", "Tell me")
+    assert verdicts(right) == {"director=kasia wren": "Verified", "age_rating=18": "Verified"}
+    wrong = _check(FILMS, "Nightjar is rated 15.", "What is Nightjar rated?")
+    assert verdicts(wrong) == {"age_rating=15": "Contradicted"}
+    assert wrong.corrected.corrected == "Nightjar is rated 18."

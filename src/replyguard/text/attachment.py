@@ -75,8 +75,11 @@ def fits_attribute(value_type: ValueType | None, attribute: str, index: KBIndex)
     atype = index.attribute_type(attribute)
     if value_type == ValueType.number and atype == ValueType.money:
         return not index.writes_currency(attribute)
-    return compatible(value_type, atype) or (
-        value_type == ValueType.duration and attribute in index.timed
+    return (
+        compatible(value_type, atype)
+        or (value_type == ValueType.duration and attribute in index.timed)
+        # "rated 15" of an age rating written "12A", "15", "PG"
+        or (value_type == ValueType.number and attribute in index.numbered_text)
     )
 
 
@@ -474,13 +477,18 @@ def choose_attribute(
     if value.counted:
         return None  # "our gym has over 40 machines": a count of things, no column's value
     if entity is not None and (draft.copula or draft.direct):  # "X is at 2pm", "dinner, 5 PM"
+        # "it's a comedy rated 15": a column of words some of which are numbers (age_rating)
+        # holds numbers too
+        numbered = index.numbered_text if vtype == ValueType.number else frozenset()
         typed = [
             a
             for a in entity.attributes
-            if a in index.schema and fits(a) and index.attribute_type(a) not in _TEXTUAL
+            if a in index.schema
+            and fits(a)
+            and (index.attribute_type(a) not in _TEXTUAL or a in numbered)
         ]
         # "£160" fits a number column only when no money column does: "sleeps" is no price
-        typed = [a for a in typed if index.attribute_type(a) == vtype] or typed
+        typed = [a for a in typed if index.attribute_type(a) == vtype or a in numbered] or typed
         if vtype == ValueType.number and number_key(value.text) is None and measured(value.text):
             # "so a 17-year-old can come": a number joined to its unit is a number column's by
             # its type alone only where the KB writes that column's values as measures too

@@ -506,6 +506,15 @@ class KBIndex:
         self._currency: dict[str, bool] = {}
         self.polar_words = words.polar_words
         self.polar = self._polar_attributes()
+        # textual columns some of whose values are bare numbers ("15" among "12A" and "PG" of
+        # age_rating): a number said after words naming one is that column's
+        self.numbered_text = frozenset(
+            a
+            for e in self.entities.values()
+            for a in e.attributes
+            if self.attribute_type(a) in (ValueType.text, ValueType.enum)
+            and any(str(v).strip().isdigit() for v in e.values_of(a)[0])
+        )
         for entity in kb.entities:
             self._index_entity(entity)
         for attribute, spec in self.schema.items():  # a declared value no row holds

@@ -66,8 +66,14 @@ def title_before_maker(
         i += 1  # "Try Daybreak by ...": the verb is no part of the title
     if i == start and end - i == 1 and common(folded[i]):
         return None  # "Songs by Wren Avery": a sentence opening on the word
-    if end - i == 1 and i > 0 and folded[i - 1] in _BEING and folded[i].endswith(("ed", "en")):
-        return None  # "nightjar was directed by kasia wren": a passive, no title
+    if (
+        lower_case
+        and end - i == 1
+        and i > 0
+        and (folded[i - 1] in _BEING or tokens[i - 1].text == ",")
+        and folded[i].endswith(("ed", "en"))
+    ):
+        return None  # "nightjar was directed by kasia wren", "..., directed by": a passive
     if (lower_case or end - i == 1) and all(function_word(w) for w in folded[i:end]):
         return None  # "Only You" is a title, "Only" or "only you" no name
     return i, end
