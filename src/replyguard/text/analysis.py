@@ -115,9 +115,6 @@ class ReadText:
         return self.lexed.text
 
 
-_DAY_WORDS = DAY_STEMS
-
-
 def _with_short_days(days: set[str]) -> set[str]:
     """Weekdays with the short forms a KB's columns may use ("tue_open")."""
     return {w for d in days for w in day_words(d)}
@@ -174,7 +171,7 @@ class _Sentence:
         """The sentence's words with the value's own days in place of all the days named."""
         own = self.own_days.get(value.start)
         words = self.words - self.elsewhere.get(value.start, frozenset())
-        return words if own is None else words - _DAY_WORDS | _with_short_days(own)
+        return words if own is None else words - DAY_STEMS | _with_short_days(own)
 
 
 def _without_qualifying_days(claims: list[AttachedClaim], index: KBIndex) -> list[AttachedClaim]:
@@ -337,7 +334,7 @@ def _each_day(
     sentence speaking of that one day); none when any day has no column it fits."""
     out = []
     for day in days:
-        one = replace(sentence, words=sentence.words - _DAY_WORDS | _with_short_days({day}))
+        one = replace(sentence, words=sentence.words - DAY_STEMS | _with_short_days({day}))
         claim = attach(replace(one, own_days={}))
         if claim is None or not names_weekday(claim.predicate, day):
             return []
@@ -457,18 +454,10 @@ def _spans(row: list[Lexeme], claims: list[AttachedClaim]) -> list[Lexeme]:
         lx
         for lx in row
         if lx.value_type == ValueType.duration
-        and (key := value_key(ValueType.duration, lx.text)) is not None
-        and _is_number(key)
-        and round(float(key)) in gaps
+        and (minutes := order_key(ValueType.duration, value_key(ValueType.duration, lx.text)))
+        is not None
+        and round(minutes) in gaps
     ]
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 _DAY_PREFIXES = frozenset("on for by this next".split())
