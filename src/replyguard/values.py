@@ -346,6 +346,29 @@ def duration_key(text: str) -> str | None:
     return _num_key(float(m["n"]) * _MINUTES[unit])
 
 
+def measured(text: str) -> bool:
+    """A number said with a unit that is neither a currency nor a percent ("3 people",
+    "12 miles", "a 17-year-old")."""
+    key = number_key(text)
+    if key is None:  # "17-year-old": digits joined to words no number reading takes
+        return text[:1].isdigit() and any(c.isalpha() for c in text)
+    return " " in key
+
+
+def in_named_unit(attribute: str, text: str) -> str | None:
+    """A length said in one unit of a number column named for another ("two years" of
+    contract_months, "90 minutes" of duration_hours): its number in the column's unit; None when
+    the column's name holds no unit of time or the text is no length. Months and years are
+    calendar ones (a year is twelve months)."""
+    units = [p.rstrip("s") for p in attribute.lower().split("_") if p.rstrip("s") in _MINUTES]
+    minutes = duration_key(text) if units else None
+    if minutes is None:
+        return None
+    n = float(minutes) / _MINUTES[units[-1]]
+    whole = round(n)
+    return _num_key(whole if whole and abs(n - whole) / whole < 0.02 else round(n, 2))
+
+
 def phone_key(text: str) -> str | None:
     digits = re.sub(r"\D", "", text)
     if not 7 <= len(digits) <= 15:
@@ -461,6 +484,22 @@ def value_head(text: str) -> str | None:
     return parts[0].strip()
 
 
+_HALF_OF_DAY = re.compile(
+    r"(?:\d|\b)[ap]\.?m\b\.?|\b(?:noon|midday|midnight|morning|afternoon|evening|night|tonight)\b",
+    re.IGNORECASE,
+)
+
+
+def _either_half(text: str, clock: str) -> str | None:
+    """The afternoon reading of a time said without am/pm or a part of the day, on the
+    12-hour clock ("half past seven", "7:30", "at 7" -> "19:30"); None when the text says which
+    half, or writes the 24-hour clock ("07:30", "19:30")."""
+    hour, minute = clock.split(":")
+    if _HALF_OF_DAY.search(text) or text.strip().startswith("0") or not 1 <= int(hour) <= 11:
+        return None
+    return f"{int(hour) + 12:02d}:{minute}"
+
+
 def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
     """A less precise claim that agrees with the KB value: a year or weekday of a KB date, a
     number without the KB's unit ("80" in "80-100F"), an amount with or without the currency a
@@ -482,6 +521,9 @@ def _compatible(value_type: ValueType, claimed: str, kb: str) -> bool:
     if value_type == ValueType.money:  # "$12.50" of a money column holding a bare 12.50
         said, held = money_key(claimed), money_key(kb)
         return (said is None) != (held is None) and money_amount(claimed) == money_amount(kb)
+    if value_type == ValueType.time:  # "half past seven" of 7:30 pm: the half of the day unsaid
+        said, held = normalise_time(claimed), normalise_time(kb)
+        return said is not None and held is not None and _either_half(claimed, said) == held
     if value_type in (ValueType.date, ValueType.datetime, ValueType.year):
         kb_iso = normalise_date(kb) or (kb if YEAR_RE.fullmatch(kb.strip()) else None)
         if not kb_iso:

@@ -403,6 +403,8 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
                 if minute or bare["sep"]
                 else f"{hour % 12 or 12}"
             )
+        if kb_time and not re.search(r"\d", claimed):  # "half past seven" -> "2:15 pm"
+            return _twelve_hour(kb_time, "1 pm")
         return kb_time or kb_value
     if value_type in (ValueType.date, ValueType.datetime, ValueType.year):
         iso = normalise_date(kb_value)
@@ -414,10 +416,10 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
         if iso and len(iso) == 10 and not re.search(r"\d{4}", claimed):
             return _day_and_month(date.fromisoformat(iso), claimed)
     bare = re.fullmatch(r"\d+(?:\.\d+)?", kb_value.strip())
-    said = re.match(r"\d+(?:\.\d+)?(?=\s?(?:[^\W\d]|%))", claimed.strip())
+    said = re.match(r"\d+(?:\.\d+)?(?=[\s-]?(?:[^\W\d]|%))", claimed.strip())
     if value_type in (ValueType.number, ValueType.percent) and bare and said:
         # a bare number in the unit the reply wrote: "6 minutes" for 6, "61 degrees" for 61,
-        # "15%" or "15 percent" for a percent column's 15
+        # "15%" or "15 percent" for a percent column's 15, "an 18-month contract" for 18
         return kb_value.strip() + claimed.strip()[said.end() :]
     if value_type == ValueType.money and money_key(kb_value) is None:
         # a bare amount in the currency the reply wrote: "$14.60" for 14.60

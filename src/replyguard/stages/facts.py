@@ -37,8 +37,8 @@ from replyguard.stages.context import CallContext, ClaimRecord
 from replyguard.text.attachment import AttachedClaim
 from replyguard.text.lexer import LexedText
 from replyguard.text.lexicon import KBIndex
-from replyguard.text.temporal import TemporalMention, day_as_held
-from replyguard.values import Grade, grade
+from replyguard.text.temporal import TemporalMention, day_as_held, normalise_time
+from replyguard.values import Grade, grade, in_named_unit
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -299,8 +299,13 @@ def kb_reading(
     if not values:
         return None
     claimed = day_as_held(said, values) or claimed
+    if engine.index.attribute_type(attribute) == ValueType.number:
+        claimed = in_named_unit(attribute, claimed) or claimed  # "2 years" of contract_months
     if said is not None and said.kind == "time" and vtype == ValueType.time:
-        claimed = said.value  # "7.30" of "from 7.30 until 10 am" is 07:30: its range says so
+        # "7.30" of "from 7.30 until 10 am" is 07:30: its range says so; a time read as it is
+        # written keeps its words ("half past seven" may be 7:30 pm)
+        if normalise_time(claimed) != said.value:
+            claimed = said.value
     g, closest = best_grade(vtype, claimed, values, engine.words.equivalents)
     held = closest if g.kind != "Mismatch" else values[0]
     if g.kind == "Mismatch" and rows:

@@ -110,7 +110,7 @@ def _two_values(engine: Engine, ctx: CallContext) -> list[Candidate]:
         if record.model.negated or (spec is not None and spec.cardinality == Cardinality.many):
             continue
         for other in earlier:
-            if other.model.negated or same(record, other):
+            if other.model.negated or same(record, other) or _both_held(record, other):
                 continue
             between = ctx.response[other.span.end : record.span.start].lower().split()
             if "or" in between:
@@ -127,6 +127,16 @@ def _two_values(engine: Engine, ctx: CallContext) -> list[Candidate]:
             )
             break
     return out
+
+
+def _both_held(record: ClaimRecord, other: ClaimRecord) -> bool:
+    """Two ways of saying the one value the KB holds ("every Tuesday, so today's has left"):
+    both matched it."""
+    return (
+        record.status == other.status == "Verified"
+        and record.best_kb_value is not None
+        and record.best_kb_value == other.best_kb_value
+    )
 
 
 def _by_key(claims: list[ClaimRecord]) -> Iterator[tuple[ClaimRecord, list[ClaimRecord]]]:

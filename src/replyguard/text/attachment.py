@@ -18,7 +18,7 @@ from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import NUMBER_WORDS, WEEKDAYS, day_words
 from replyguard.text.words import joined, stem
-from replyguard.values import YEAR_LIKE, number_key, order_key, round_the_clock
+from replyguard.values import YEAR_LIKE, measured, number_key, order_key, round_the_clock
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
 _COMPATIBLE: dict[ValueType, set[ValueType]] = {
@@ -37,15 +37,6 @@ _COMPATIBLE: dict[ValueType, set[ValueType]] = {
 
 
 _AMOUNTS = (ValueType.money, ValueType.percent)
-
-
-def measured(text: str) -> bool:
-    """A number said with a unit that is neither a currency nor a percent ("3 people",
-    "12 miles", "a 17-year-old")."""
-    key = number_key(text)
-    if key is None:  # "17-year-old": digits joined to words no number reading takes
-        return text[:1].isdigit() and any(c.isalpha() for c in text)
-    return " " in key
 
 
 def _holds_measures(attribute: str, index: KBIndex) -> bool:
@@ -101,7 +92,7 @@ class AttachedClaim:
 
     @property
     def negated(self) -> bool:
-        return self.draft.negated
+        return self.draft.negated != (self.predicate in self.draft.denied)
 
 
 def _bounding(
@@ -118,11 +109,7 @@ def _bounding(
     ("60F" between 50F and 70F) is no claim on either bound unless the sentence names one
     end (`said`: "opens at 7pm"). Each end of a range ("80-100F")
     is said of its own bound."""
-    first, second = (a.lower().split("_") for a in pair)
-    differ = [(x, y) for x, y in zip(first, second, strict=False) if x != y]
-    if entity is None or len(first) != len(second) or len(differ) != 1:
-        return None
-    if differ[0] not in index.range_bounds and differ[0][::-1] not in index.range_bounds:
+    if entity is None or not index.bound_pair(*pair):
         return None
     vtype = index.attribute_type(pair[0])
     claimed = order_key(vtype, value.text)
@@ -228,10 +215,14 @@ def _range_bound(attribute: str, end: str, index: KBIndex) -> str:
 
 
 def _names_day_of(value: Lexeme, held: set[str]) -> bool:
-    """A weekday that names some of the subject's attributes ("saturday_open")."""
-    day = (
-        value.value_key if value.temporal is not None and value.temporal.kind == "weekday" else None
-    )
+    """A weekday that names some of the subject's attributes ("saturday_open"), or a day said
+    relatively that falls on one ("tomorrow we're open 9am to 5pm")."""
+    mention = value.temporal
+    day = None
+    if mention is not None and mention.kind == "weekday":
+        day = value.value_key
+    elif mention is not None and mention.relative and mention.date is not None:
+        day = WEEKDAYS[mention.date.weekday()]
     return day is not None and any(day in a.lower().split("_") for a in held)
 
 
@@ -396,6 +387,11 @@ def choose_attribute(
         if len(own) != 1:  # "the address is ..." of an entity whose column is "venue_address"
             own = list(dict.fromkeys(b for a in cued for b in named_in(a, held) if fits(b)))
         cued = own if len(own) == 1 else cued
+    denied = [a for a in draft.denied if a in held and fits(a)]
+    if entity is not None and len(denied) == 1 and not any(a in held for a in cued):
+        # "we're open tomorrow" where the entity holds closed_days and no opening column of
+        # days: the day is not one it is closed on
+        return denied[0], draft.basis if draft.basis != "Bare" else "Cue"
     if entity is not None and cued and not any(a in held for a in cued):
         # "the café is open from 10 until 4.30": the cue names other entities' columns
         # (tuesday_open); the entity's own column sharing the cue's word is meant (opening_hours)

@@ -91,6 +91,9 @@ class ClaimDraft:
     description: ValuePhrase | None = None
     range_end: str | None = None  # "low" / "high": an end of a range ("80-100F", "60 to 70")
     lead_words: frozenset[str] = frozenset()  # the words just before the value ("opens at")
+    # the attributes a cue before the value denies ("open" of closed_days): a claim on one of
+    # them says the value is not the attribute's
+    denied: tuple[str, ...] = ()
 
 
 _DETERMINERS = frozenset("the a an this that these those our your their his her its my".split())
@@ -316,6 +319,7 @@ class ClaimTransformer(Transformer):
         subject: Subject | None = None
         last_cues: tuple[str, ...] = ()
         last_negated = False  # whether the value the last cues were said with was denied
+        last_denied: tuple[str, ...] = ()  # the attributes the last cues deny ("open")
         previous_clause: list[ClaimDraft] = []
         separator: Token | None = None
         named_last: Subject | None = None  # a name that ended the previous clause
@@ -399,6 +403,7 @@ class ClaimTransformer(Transformer):
                 elif item.asserted:
                     cues, carried = item.cues or carried, ()
                     negated = item.negated
+                    denied = tuple(a for w in item.lead if w.cat == "CUE" for a in w.denies)
                     if cues:
                         basis = "Cue"
                     elif subject is not None and subject.focus:
@@ -409,9 +414,10 @@ class ClaimTransformer(Transformer):
                         # "in Marketing and Sales"; "open Monday to Saturday": the denial too
                         cues, basis = last_cues, "Cue"
                         negated = negated or last_negated
+                        denied = denied or last_denied
                     else:
                         basis = "Bare"
-                    last_negated = negated
+                    last_negated, last_denied = negated, denied
                     # a cue before the value carries on ("in Marketing and Sales"); one after
                     # it does not ("indian food in the north")
                     last_cues = item.leading_cues if item.cues else cues
@@ -440,6 +446,7 @@ class ClaimTransformer(Transformer):
                             lead_words=frozenset(
                                 word for w in lead for word in w.text.lower().split()
                             ),
+                            denied=denied,
                         )
                     )
                     if foreign and description is None and not item.copula:

@@ -35,6 +35,7 @@ from replyguard.values import (
     YEAR_RE,
     fold,
     is_short_code,
+    measured,
     number_in_words,
     value_key,
     words_money_key,
@@ -178,6 +179,7 @@ class Lexeme:
     counted: bool = False
     attributes: tuple[str, ...] = ()  # cue: attributes named; value: attributes holding it
     negates: bool = False  # a cue that says its attribute does not hold ("closed": not open)
+    denies: tuple[str, ...] = ()  # a cue's opposite's attributes ("open": closed_days)
     value_type: ValueType | None = None
     value_key: str | None = None
     temporal: TemporalMention | None = None
@@ -752,7 +754,10 @@ class Lexer:
                 return self._value(tokens, i, street, ValueType.text)
             j = i + 1
             joined = j + 1 < end and folded[j] == "-" and tokens[j + 1].start == tokens[j].end
-            counted = self.index.counted_by(folded[j + joined]) if j + joined < end else ()
+            noun = folded[j + joined] if j + joined < end else ""
+            # a unit of two letters counts only joined to its number ("60GB", not "60 gb")
+            short = len(noun) < 3 and tokens[j].start != tok.end
+            counted = self.index.counted_by(noun) if noun and not short else ()
             if counted and tokens[j].start == tok.end and joined:
                 j += 2  # "a 3-bed house": the count and its noun joined
             elif joined and tokens[j].start == tok.end and _joined_unit(folded[j + 1]):
@@ -796,6 +801,14 @@ class Lexer:
             best = max(candidates, key=lambda c: (c[0], -_CAT_ORDER.index(c[1])))
             n, cat, payload = best
             lexeme = self._from_table(tokens, i, i + n, cat, payload, candidates, previous)
+            if lexeme is not None and opposite is not None and lexeme.cat == "CUE":
+                # "open" beside closed_days: a cue for the opening hours that denies the
+                # closed days (not the closing times, the other end of the opening ones' range)
+                lexeme.denies = tuple(
+                    a
+                    for a in opposite.attributes
+                    if not any(self.index.bound_pair(a, b) for b in lexeme.attributes)
+                )
             if lexeme is not None:
                 return lexeme
         word = folded[i]
@@ -1228,17 +1241,25 @@ class Lexer:
 
 
 def _rate_units(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
-    """ "£15 an hour", "$90 a night": the length after a price is the unit it is paid by, part
-    of the price, not a length of time stated ("£15 for an hour" states one)."""
+    """ "£15 an hour", "$90 a night", "50GB of data a month": the length after a price or an
+    amount (and what it is of) is the unit it comes by, part of it, not a length of time
+    stated ("£15 for an hour" states one)."""
     out = list(row)
     for k in range(1, len(out)):
-        price, unit = out[k - 1], out[k]
-        if (
-            price.cat == "VAL"
-            and price.value_type == ValueType.money
-            and unit.cat == "VAL"
+        unit = out[k]
+        if not (
+            unit.cat == "VAL"
             and unit.value_type == ValueType.duration
             and tokens[unit.start_tok].lower in ("a", "an")
+        ):
+            continue
+        j = k - 1
+        if j >= 2 and out[j].cat == "W" and out[j - 1].cat == "OF":
+            j -= 2  # "of data"
+        amount = out[j]
+        if amount.cat == "VAL" and (
+            amount.value_type == ValueType.money
+            or (amount.value_type == ValueType.number and measured(amount.text))
         ):
             out[k] = _lexeme(tokens, unit.start_tok, unit.end_tok, "W")
     return out

@@ -482,7 +482,7 @@ class KBIndex:
             noun = fold(a.split("_")[-1])
             if spec.value_type != ValueType.number or a in self.timed:
                 continue
-            if noun.isalpha() and len(noun) > 2:
+            if noun.isalpha() and len(noun) > 1:  # "gb" of data_gb: only joined ("60GB")
                 for form in (noun, noun.removesuffix("s"), noun + "s"):
                     if a not in self.count_nouns[form]:
                         self.count_nouns[form] += (a,)
@@ -574,6 +574,17 @@ class KBIndex:
             return str(polarity)
         partner = pairs[other]
         return partner.capitalize() if held[0][:1].isupper() else partner
+
+    def bound_pair(self, a: str, b: str) -> bool:
+        """Whether two attributes are the two ends of one range: named alike but for the
+        words of a `range-bounds` pair ("saturday_open", "saturday_close")."""
+        first, second = a.lower().split("_"), b.lower().split("_")
+        differ = [(x, y) for x, y in zip(first, second, strict=False) if x != y]
+        return (
+            len(first) == len(second)
+            and len(differ) == 1
+            and (differ[0] in self.range_bounds or differ[0][::-1] in self.range_bounds)
+        )
 
     def counted_by(self, word: str) -> tuple[str, ...]:
         """The number columns a folded noun said after a number counts: their own noun ("stops"

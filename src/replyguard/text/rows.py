@@ -21,11 +21,11 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from replyguard.models import ValueType
-from replyguard.text.attachment import fits_attribute, measured
+from replyguard.text.attachment import fits_attribute
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import WEEKDAYS
-from replyguard.values import money_amount, money_key, value_key
+from replyguard.values import measured, money_amount, money_key, value_key
 
 _TEXTUAL = (ValueType.text, ValueType.enum)
 # temporal mentions that name a day, whose weekday a weekday column may hold
