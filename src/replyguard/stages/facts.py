@@ -301,11 +301,11 @@ def kb_reading(
     claimed = day_as_held(said, values) or claimed
     if engine.index.attribute_type(attribute) == ValueType.number:
         claimed = in_named_unit(attribute, claimed) or claimed  # "2 years" of contract_months
-    if said is not None and said.kind == "time" and vtype == ValueType.time:
-        # "7.30" of "from 7.30 until 10 am" is 07:30: its range says so; a time read as it is
-        # written keeps its words ("half past seven" may be 7:30 pm)
-        if normalise_time(claimed) != said.value:
-            claimed = said.value
+    # "7.30" of "from 7.30 until 10 am" is 07:30: its range says so; a time read as it is
+    # written keeps its words ("half past seven" may be 7:30 pm)
+    timed = said is not None and said.kind == "time" and vtype == ValueType.time
+    if timed and normalise_time(claimed) != said.value:
+        claimed = said.value
     g, closest = best_grade(vtype, claimed, values, engine.words.equivalents)
     held = closest if g.kind != "Mismatch" else values[0]
     if g.kind == "Mismatch" and rows:

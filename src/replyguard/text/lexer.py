@@ -275,14 +275,16 @@ class Lexer:
             lexeme = self._lexeme_at(tokens, folded, i, end, temporal_starts, out)
             out.append(lexeme)
             i = lexeme.end_tok
-        out = self._capitalised_openers(tokens, _rate_units(tokens, out), sentence.start_token)
+        out = self._capitalised_openers(tokens, out, sentence.start_token)
         out = self._names_past_short_forms(tokens, out)
         row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
         row = self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
         row = self._role_complements(
             tokens,
             folded,
-            self._class_complements(tokens, folded, _between(_money_in_words(tokens, row)), asked),
+            self._class_complements(
+                tokens, folded, _between(_rate_units(tokens, _money_in_words(tokens, row))), asked
+            ),
         )
         return self._counted_things(tokens, row)
 
@@ -756,7 +758,7 @@ class Lexer:
             joined = j + 1 < end and folded[j] == "-" and tokens[j + 1].start == tokens[j].end
             noun = folded[j + joined] if j + joined < end else ""
             # a unit of two letters counts only joined to its number ("60GB", not "60 gb")
-            short = len(noun) < 3 and tokens[j].start != tok.end
+            short = 0 < len(noun) < 3 and tokens[j].start != tok.end
             counted = self.index.counted_by(noun) if noun and not short else ()
             if counted and tokens[j].start == tok.end and joined:
                 j += 2  # "a 3-bed house": the count and its noun joined
@@ -1399,7 +1401,13 @@ def _title_word(lexeme: Lexeme) -> bool:
 def _money_in_words(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
     """ "eighty-nine quid", "twenty pounds", "a tenner": money said in words, among words, is a
     money value (`words_money_key`)."""
-    words = {k for lx in row if lx.cat == "W" for k in range(lx.start_tok, lx.end_tok)}
+    words = {
+        k
+        for lx in row
+        # a number word the KB holds ("twelve" of a 12) may be the amount ("twelve pounds")
+        if lx.cat == "W" or (lx.cat == "VAL" and lx.value_type == ValueType.number)
+        for k in range(lx.start_tok, lx.end_tok)
+    }
     spans: list[tuple[int, int]] = []
     for k in sorted(words):
         if tokens[k].lower not in MONEY_WORDS and tokens[k].lower not in ("tenner", "fiver"):
