@@ -187,6 +187,7 @@ def _of_kind(engine: Engine, ctx: CallContext) -> Iterator[_Said]:
             and not column_words(engine.index, [*words, *(t.lower for t in tokens[h + 1 : h + 2])])
             and not ctx.passages.mentions(phrase.text)
             and _offers(ctx, phrase, _OFFERED_TYPES, clause=False)
+            and not (tokens[k].lower == "our" and _told_of_speaker(engine, ctx, phrase))
         ):
             yield _Said(
                 phrase,
@@ -246,6 +247,7 @@ def _opened(engine: Engine, ctx: CallContext) -> Iterator[_Said]:
                 _names_own_column(engine, lexed, p)
                 or _modifies_value(lexed, p)
                 or _a_time(lexed, p, kinds)
+                or _told_of_speaker(engine, ctx, p)
             )
         ]
     most = int(engine.setting("guidance-alternatives"))
@@ -296,6 +298,19 @@ def _modifies_value(lexed: LexedText, phrase: Lexeme) -> bool:
     return any(
         lx.cat == "VAL" and lx.start_tok == phrase.end_tok and lx.value_type in _NOUN_VALUES
         for lx in lexed.lexemes
+    )
+
+
+def _told_of_speaker(engine: Engine, ctx: CallContext, phrase: Lexeme) -> bool:
+    """ "our customer service line is open this Saturday from 9 to 1": what the rest of the
+    sentence says is the organisation's own (every claim after the phrase is on it, one at
+    least its value), so the phrase is a name for it or a part of it, not a thing it lacks."""
+    start, end = ctx.sentence_of(phrase.start)
+    said = [r for r in ctx.claims if phrase.end <= r.span.start <= end]
+    return (
+        bool(said)
+        and all(r.attached.subject_id in engine.organisations for r in said)
+        and any(r.status == "Verified" for r in said)
     )
 
 

@@ -163,6 +163,9 @@ class _Sentence:
     # the one entity every "it" of the sentence refers to, none of them ambiguous ("It's
     # electronica music" after Amber Run Brooklyn was offered): its values are said of it
     it_refers: str | None = None
+    # the one entity the next sentence says this one was about ("There is an event at Husky
+    # Stadium at 7 pm. It is the match Huskies Vs Cougars."), when this one names nothing
+    named_next: str | None = None
 
     def row_of(self, value: Lexeme) -> list[Lexeme]:
         return next((g for g in self.rows if any(v is value for v in g)), [])
@@ -190,7 +193,8 @@ def _without_qualifying_days(claims: list[AttachedClaim], index: KBIndex) -> lis
             # "we're open late on Wednesdays": the practice has no column of weekdays
             or (entity is not None and claim.predicate not in entity.attributes)
         )
-        day = mention_weekday(mention) if mention and unowned else None
+        # a clock time ("at 9pm") dates itself to a day, but says no day
+        day = mention_weekday(mention) if mention and unowned and mention.time is None else None
         if day is None or not (
             any(other is not claim and names_weekday(other.predicate, day) for other in claims)
             or _day_named_elsewhere(index, claim.subject_id, day)
@@ -564,6 +568,23 @@ def unread_values(
 _BEING_BETWEEN = frozenset("'re are were is be between and over under aged only just".split())
 
 
+_CATAPHORIC = frozenset({"it", "this", "that"})
+
+
+def _names_what_went_before(row: list[Lexeme]) -> str | None:
+    """The entity a sentence says "it" is, as the whole of what it says: "It is the match
+    Huskies Vs Cougars.", "It's Nightjar." (one entity, named after a verb of being and words
+    only)."""
+    content = [lx for lx in row if not (lx.cat == "W" and not any(c.isalnum() for c in lx.text))]
+    if len(content) < 3 or content[0].cat != "PRON" or fold(content[0].text) not in _CATAPHORIC:
+        return None
+    if content[1].cat != "COP" or content[-1].cat != "ENT" or len(content[-1].entity_ids) != 1:
+        return None
+    if any(lx.cat not in ("W", "PRON") for lx in content[2:-1]):  # "the match", "the film"
+        return None
+    return content[-1].entity_ids[0]
+
+
 def _it_refers(row: list[Lexeme], pronouns: list[PronounReading]) -> str | None:
     starts = {lx.start for lx in row if lx.cat == "PRON" and lx.pronoun == "it"}
     its = [p for p in pronouns if p.lexeme.start in starts]
@@ -803,8 +824,14 @@ class Reader:
             ],
             [not any(lx.cat in ("ENT", "NAME") for lx in row) for row in lexed.sentence_lexemes],
         )
-        for row, row_drafts, value_row in zip(
-            lexed.sentence_lexemes, drafts, value_rows, strict=True
+        rows = lexed.sentence_lexemes
+        names_nothing = [not any(lx.cat in ("ENT", "NAME") for lx in row) for row in rows]
+        named_next = [
+            _names_what_went_before(rows[k + 1]) if k + 1 < len(rows) and names_nothing[k] else None
+            for k in range(len(rows))
+        ]
+        for row, row_drafts, value_row, next_named in zip(
+            rows, drafts, value_rows, named_next, strict=True
         ):
             previous: Lexeme | None = None
             for lexeme in row:
@@ -851,6 +878,7 @@ class Reader:
                 asked=asked_words,
                 loosely=self._loosely_named(lexed, row, out.mentions),
                 it_refers=_it_refers(row, out.pronouns),
+                named_next=next_named,
             )
             drafts = {}  # id(claim) -> the draft it was attached from
             claims = []
@@ -1112,6 +1140,13 @@ class Reader:
             held = self.index.entities[sentence.it_refers].attributes
             if pointed is not None and pointed.predicate in held:
                 return pointed
+        if not named and draft.subject is None and sentence.named_next is not None:
+            # "There is a showing at 9pm. It is Nightjar.": the thing the next sentence names
+            # as if said of it directly: its one column of the value's type takes the value
+            named_next = sentence.named_next
+            ahead = self._claim_on(replace(draft, direct=True), named_next, sentence, "Pronoun")
+            if ahead is not None and ahead.predicate in self.index.entities[named_next].attributes:
+                return ahead
         if not named and len(sentence.loosely) == 1:
             # "we deliver prescriptions on Tuesdays": the one entity the words name loosely
             loose = self._claim_on(draft, sentence.loosely[0], sentence, "Loose")
