@@ -273,6 +273,15 @@ def _coverage_evidence(
         if focus_attribute
         else False
     )
+    head = classify_question(ctx.query).head
+    if (
+        not focus_value
+        and head
+        and engine.host.value("what-answer", head, Sym("None")) == Sym("Entity")
+    ):
+        # "what events do I have on March 7th?" - "You have a Stylist appointment at ...": an
+        # entity of the kind the question asks for is the answer (its head names no value type)
+        focus_value = _names_asked_kind(engine, ctx, head)
     present = _has_answer_type(engine, ctx, expected) or (
         classify_question(ctx.query).wh_word == "when"
         and _dated_of_asked(engine, ctx, focus_entity)
@@ -286,6 +295,23 @@ def _coverage_evidence(
         and not _supposes_asked(ctx)
         and _answers_another(engine, ctx, expected, present),
     )
+
+
+def _names_asked_kind(engine: Engine, ctx: CallContext, head: str | None) -> bool:
+    """The reply names a KB entity of the kind the question's head word names: its type
+    ("events" of an Event), the last word of its name ("salons" of "Atelier Salon") or the word
+    its columns are named for ("events" of a row holding event_date and event_time)."""
+    if not head:
+        return False
+    kind = stem(head.lower())
+    for lx in ctx.reply.lexed.lexemes:
+        for entity_id in lx.entity_ids if lx.cat == "ENT" else ():
+            entity = engine.index.entities[entity_id]
+            words = [stem(w) for w in entity.name.lower().split()]
+            columns = {stem(a.lower().split("_")[0]) for a in entity.attributes if "_" in a}
+            if kind == stem(entity.type.value.lower()) or kind in words[-1:] or kind in columns:
+                return True
+    return False
 
 
 def _supposes_asked(ctx: CallContext) -> bool:

@@ -188,13 +188,13 @@ def _without_qualifying_days(claims: list[AttachedClaim], index: KBIndex) -> lis
         mention = claim.value.temporal
         entity = index.entities.get(claim.subject_id or "")
         unowned = (
-            claim.draft.subject is None
+            # a sentence the next one names the subject of ("... at 9pm. It is Nightjar.")
+            (claim.draft.subject is None and claim.resolution != "Pronoun")
             or claim.resolution == "Implicit"
             # "we're open late on Wednesdays": the practice has no column of weekdays
             or (entity is not None and claim.predicate not in entity.attributes)
         )
-        # a clock time ("at 9pm") dates itself to a day, but says no day
-        day = mention_weekday(mention) if mention and unowned and mention.time is None else None
+        day = mention_weekday(mention) if mention and unowned else None
         if day is None or not (
             any(other is not claim and names_weekday(other.predicate, day) for other in claims)
             or _day_named_elsewhere(index, claim.subject_id, day)
@@ -483,6 +483,8 @@ def _sentence_words(lexed: LexedText, row: list[Lexeme], days: set[str]) -> froz
     # "call-out" says the column word "callout"
     stems |= {stem(w.replace("-", "")) for w in stems if "-" in w}
     stems |= {joined for _, joined in _compounds(tokens)}
+    # "a group of five" says the 5 of price_5_players
+    stems |= {str(NUMBER_WORDS[t.lower]) for t in tokens if t.lower in NUMBER_WORDS}
     return frozenset(stems | _with_short_days(days))
 
 
