@@ -33,6 +33,7 @@ from replyguard.models import (
 )
 from replyguard.stages.acts import classify_reply_act, classify_turn_act, presupposition
 from replyguard.stages.context import CallContext
+from replyguard.stages.known_phrases import part_of_a_named
 from replyguard.stages.polar_answers import direct_answer
 from replyguard.stages.speculation import supposing_clauses, supposition_spans
 from replyguard.text.lexer import Lexeme
@@ -690,7 +691,7 @@ def _entity(engine: Engine, ctx: CallContext) -> EntityConsistencyResult:
                 ),
             )
     for name in ctx.reply.names:
-        if not ctx.dialogue.mentions(name.text):
+        if not ctx.dialogue.mentions(name.text) and not part_of_a_named(engine.index, ctx, name):
             issues += _issue(
                 engine.host.value("entity-issue", Sym("Unknown")),
                 f"'{name.text}' is neither in the knowledge base nor the dialogue",

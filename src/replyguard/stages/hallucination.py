@@ -26,7 +26,7 @@ from replyguard.stages.candidates import Candidate
 from replyguard.stages.context import CallContext, ClaimRecord
 from replyguard.stages.empty_lookup import nothing_found_candidates
 from replyguard.stages.grounding import ungrounded_candidates
-from replyguard.stages.known_phrases import names_known_thing
+from replyguard.stages.known_phrases import names_known_thing, part_of_a_named
 from replyguard.stages.logic_checks import logic_candidates
 from replyguard.stages.new_entities import reply_names
 from replyguard.stages.polar_answers import polar_candidates
@@ -326,7 +326,7 @@ def _entity_candidates(engine: Engine, ctx: CallContext) -> list[Candidate]:
             or _words_of_dialogue(engine, ctx, name)
         ):
             continue
-        if _denied(ctx, name):
+        if _denied(ctx, name) or part_of_a_named(engine.index, ctx, name):
             continue
         definite = _preceded_by_the(ctx, name)
         similar = engine.index.fuzzy_name(name.text, similar_cutoff)

@@ -25,7 +25,7 @@ from weakref import WeakKeyDictionary
 
 from replyguard.models import EntityType, Evidence, ValueType
 from replyguard.stages.context import CallContext
-from replyguard.text.lexer import Lexeme
+from replyguard.text.lexer import FUNCTION_WORDS, Lexeme
 from replyguard.text.lexicon import KBIndex, phrase_key
 from replyguard.text.words import stem
 from replyguard.values import fold, value_key
@@ -213,3 +213,17 @@ def alternatives(index: KBIndex, ctx: CallContext, phrase: Lexeme, most: int) ->
             and said <= {index.attribute_type(a) for a in e.attributes}
         )
     return [Evidence(kind="kb", entity_id=e) for e in known[said][:most]]
+
+
+def part_of_a_named(index: KBIndex, ctx: CallContext, name: Lexeme) -> bool:
+    """A name made of words of the name of a KB entity the reply names in full ("entry to the
+    Minster" after "York Minster and the Shambles"): that entity's part, no new one."""
+    words = {fold(w) for w in name.text.split()} - FUNCTION_WORDS
+    if not words:
+        return False
+    return any(
+        words <= {fold(w) for n in index.entities[e].names for w in n.split()}
+        for lx in ctx.reply.lexed.lexemes
+        if lx.cat == "ENT" and lx is not name
+        for e in lx.entity_ids
+    )

@@ -83,15 +83,27 @@ def supposing_clauses(ctx: CallContext) -> list[Span]:
     ]
 
 
+# "can get on at", "can get a refund": "get" before a particle or a determiner is no state
+_NOT_STATE_AFTER = frozenset(
+    "on off in into out to at there back up a an the your their our some any".split()
+)
+
+
+def _supposes_state(ctx: CallContext, marker: Span) -> bool:
+    """The marker ends in a verb of being ("might be", "can get" of "it can get busy"), not
+    in one that does or receives something ("you can get on at the market square")."""
+    last = ctx.response[marker.start : marker.end].lower().split()[-1]
+    if last not in _STATE_VERBS:
+        return False
+    after = next((t.lower for t in ctx.reply.lexed.tokens if t.start >= marker.end), "")
+    return not (last == "get" and after in _NOT_STATE_AFTER)
+
+
 def _answered(ctx: CallContext, clause: Span, markers: list[Span]) -> bool:
     """Whether a checked claim of the clause answers for its supposition ("it usually runs
     over 2 days"). A supposed state ("it might be quiet on Thursdays", "it can get busy": a
     marker ending in a verb of being) is supposed of the checked value, not checked by it."""
-    if all(
-        ctx.response[m.start : m.end].lower().split()[-1] in _STATE_VERBS
-        for m in markers
-        if clause.start <= m.start < clause.end
-    ):
+    if all(_supposes_state(ctx, m) for m in markers if clause.start <= m.start < clause.end):
         return False
     return any(
         clause.start <= r.span.start < clause.end and r.status in CHECKED for r in ctx.claims
