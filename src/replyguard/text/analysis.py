@@ -1555,14 +1555,13 @@ class Reader:
                 return ours
             if self._ours_undecided(draft, subject, sentence):
                 return None  # "we open at 8am Monday to Friday": each day's, not another's 8am
+        # "you're between 21 and 24": the range's second end goes with its first
+        being = draft.low_lead if draft.range_end == "high" else draft.lead_words
         if (
             subject is not None
             and subject.kind == "addressee"
-            # "you're between 21 and 24": the range's second end goes with its first
-            and (
-                (draft.lead_words and draft.lead_words <= _BEING_BETWEEN)
-                or draft.range_end == "high"
-            )
+            and being
+            and being <= _BEING_BETWEEN
             and draft.basis == "Bare"
             and draft.value.value_type == ValueType.number
         ):

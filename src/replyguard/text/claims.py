@@ -90,6 +90,7 @@ class ClaimDraft:
     # the entity it means
     description: ValuePhrase | None = None
     range_end: str | None = None  # "low" / "high": an end of a range ("80-100F", "60 to 70")
+    low_lead: frozenset[str] = frozenset()  # a range's high end: the words before its low end
     lead_words: frozenset[str] = frozenset()  # the words just before the value ("opens at")
     # the attributes a cue before the value denies ("open" of closed_days): a claim on one of
     # them says the value is not the attribute's
@@ -515,6 +516,7 @@ def _mark_range(drafts: list[ClaimDraft], lead: list[Lexeme]) -> None:
     kind = first.value.value_type
     if kind in _RANGED_TYPES and second.value.value_type == kind:
         first.range_end, second.range_end = "low", "high"
+        second.low_lead = first.lead_words
         if not second.cues:
             second.cues, second.basis = first.cues, first.basis
 

@@ -21,7 +21,9 @@ from replyguard.text.lexicon import (
     NameHit,
     WordLists,
     code_shape,
+    mask_codes,
     mask_numbers,
+    mixed_word,
     word_key,
 )
 from replyguard.text.name_values import NameValues
@@ -713,6 +715,11 @@ class Lexer:
         if known is None and tok.kind == "num":
             # "16 Quay Street" where the KB has "14 Quay Street": that value, with other numbers
             known = self.index.numbered_values.longest(mask_numbers(folded[:end]), i)
+        if known is None and mention is None and mixed_word(folded[i]):
+            # "HF3 7WL" where the KB's postcode is "HF3 7LW": a code of that value's shape
+            known = self.index.shaped_values.longest(mask_codes(folded[:end]), i)
+            if known is not None and known[0] == 1:
+                return self._known_value(tokens, i, i + 1, known[1])
         if (
             known is not None
             and known[0] > 1

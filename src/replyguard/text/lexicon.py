@@ -69,6 +69,21 @@ def code_shape(text: str) -> str:
 _RANGE_JOINS = frozenset({"-", "–", "—", "to", "until", "till"})
 
 
+def mixed_word(word: str) -> bool:
+    """A word of letters and digits both ("hf3", "7lw", "sa101")."""
+    return any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
+
+
+def mask_codes(words: Sequence[str]) -> PhraseKey:
+    """The words as the shape of a code: each of letters and digits, of digits, or of three
+    letters at most, by its shape ("hf3 7 lw", a postcode split by the tokenizer -> "AA9 9
+    AA")."""
+    return tuple(
+        code_shape(w) if mixed_word(w) or w.isdigit() or (w.isalpha() and len(w) <= 3) else w
+        for w in words
+    )
+
+
 def mask_numbers(words: Sequence[str]) -> PhraseKey:
     """The words with each one holding a digit as "#", and a range's join as "-": "14 quay
     street" -> "# quay street", "3 to 5 working days" -> "# - # working days"."""
@@ -443,6 +458,9 @@ class KBIndex:
         # values with their numbers masked ("# quay street"): "16 Quay Street" is said of the
         # KB's "14 Quay Street", and contradicts it
         self.numbered_values = PhraseTable(words.equivalents)
+        # values that are codes, by their shape ("hf3 7lw" -> "AA9 9AA"): "HF3 7WL" is said of
+        # the KB's postcode, and contradicts it (codes are never a near spelling of one another)
+        self.shaped_values = PhraseTable(words.equivalents)
         self.cues = PhraseTable(words.equivalents)  # payload: attribute
         self._fuzzy_blocks: dict[str, list[str]] = defaultdict(list)
         self._fuzzy_owner: dict[str, list[str]] = defaultdict(list)
@@ -699,6 +717,8 @@ class KBIndex:
                     for spoken in _spoken_bounds(key):  # "65+" said "65 and over", or "60 and over"
                         self.values.add(spoken, attribute)
                         self.numbered_values.add(mask_numbers(spoken), attribute)
+                    if any(mixed_word(w) for w in key) and len(key) <= MAX_VALUE_TOKENS:
+                        self.shaped_values.add(mask_codes(key), attribute)
                     masked = mask_numbers(key)
                     # a range of numbers alone ("5-16": "# - #") fits every range said
                     ranged = "-" in masked and set(masked) <= {"#", "-"}
