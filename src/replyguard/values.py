@@ -294,8 +294,8 @@ def money_key(text: str) -> str | None:
     if not m:
         rate = _RATE_RE.fullmatch(text)
         m = MONEY_RE.fullmatch(rate["money"]) if rate else None
-    if not m:
-        return words_money_key(text)
+    if not m:  # "twenty pounds", "a ten-pound deposit"
+        return words_money_key(text) or words_money_key(text.replace("-", " "))
     amount = _number(m["a1"] or m["a2"])
     if amount is None:
         return None

@@ -41,7 +41,7 @@ from replyguard.models import (
 from replyguard.stages.context import CHECKED, CallContext, ClaimRecord, said_key, user_value_keys
 from replyguard.text.analysis import ReadText, unread_values
 from replyguard.text.lexer import Lexeme
-from replyguard.text.temporal import mention_weekday, names_weekday, normalise_weekday
+from replyguard.text.temporal import covers_weekday, mention_weekday, normalise_weekday
 from replyguard.values import fold, value_key
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def _day_read(engine: Engine, read: ReadText, lexeme: Lexeme) -> bool:
     for claim in read.claims:
         if not sentence.start <= claim.value.start < sentence.end:
             continue
-        if names_weekday(claim.predicate, day):
+        if covers_weekday(claim.predicate, day):  # "£20 a player Tuesday to Friday"
             return True
         entity = engine.index.entities.get(claim.subject_id or "")
         if entity is not None and any(

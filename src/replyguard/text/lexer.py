@@ -9,7 +9,7 @@ certainty markers, sourcing phrases, quantifiers) and is read by the detectors.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 
@@ -279,7 +279,9 @@ class Lexer:
             i = lexeme.end_tok
         out = self._capitalised_openers(tokens, out, sentence.start_token)
         out = self._names_past_short_forms(tokens, out)
-        row = self._names_as_values(tokens, self._pronouns_in_context(_merge_words(out)))
+        row = self._names_as_values(
+            tokens, _numbered_names(tokens, self._pronouns_in_context(_merge_words(out)))
+        )
         row = self._names_after_classes(tokens, folded, self._titles(tokens, folded, row))
         row = self._role_complements(
             tokens,
@@ -972,12 +974,15 @@ class Lexer:
         if words[i] != "the" or i + 2 >= len(words):
             return False
         noun = words[i + 1]
+        # "the theater is at 2230 Shattuck Avenue": the thing a name column (theater_name) of
+        # the row in focus names, as a focus-noun is
+        named = f"{noun}_name" in self.index.schema
         return (
-            "focus-noun" in self.words.markers.get(noun)
+            ("focus-noun" in self.words.markers.get(noun) or named)
             and self.index.names.longest(words, i) is None
             and self.index.names.longest(words, i + 1) is None
             and self.index.values.longest(words, i + 1) is None
-            and self.index.cues.longest(words, i + 1) is None
+            and (named or self.index.cues.longest(words, i + 1) is None)
             and words[i + 2] not in _DESCRIBED_AFTER
         )
 
@@ -1417,6 +1422,10 @@ def _money_in_words(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
     }
     spans: list[tuple[int, int]] = []
     for k in sorted(words):
+        parts = tokens[k].lower.split("-")
+        if len(parts) > 1 and parts[-1] in MONEY_WORDS and words_money_key(" ".join(parts)):
+            spans.append((k, k + 1))  # "a ten-pound deposit": one word, amount and currency
+            continue
         if tokens[k].lower not in MONEY_WORDS and tokens[k].lower not in ("tenner", "fiver"):
             continue
         i = k
@@ -1456,6 +1465,33 @@ def _between(row: list[Lexeme]) -> list[Lexeme]:
         ):
             join.cat = "W"
     return row
+
+
+def _numbered_names(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
+    """ "at Century 16", "AMC Bay Street 16": a bare number of a few digits right after a name
+    the KB does not know is part of it (a multiplex, a pier, a studio), not a value."""
+    out: list[Lexeme] = []
+    for lexeme in row:
+        before = out[-1] if out else None
+        if (
+            before is not None
+            and before.cat == "NAME"
+            and lexeme.cat == "VAL"
+            and lexeme.value_type == ValueType.number
+            and lexeme.text.isdigit()
+            and len(lexeme.text) <= 3
+            and lexeme.start - before.end == 1
+        ):
+            out[-1] = replace(
+                before,
+                end_tok=lexeme.end_tok,
+                end=lexeme.end,
+                text="".join(_span_text(tokens, before.start_tok, lexeme.end_tok)),
+                common_word=False,  # "Century 16" is no common word, whatever "century" is
+            )
+            continue
+        out.append(lexeme)
+    return out
 
 
 def _respan(

@@ -1096,6 +1096,16 @@ def names_weekday(attribute: str, day: str) -> bool:
     return not day_words(day).isdisjoint(attribute.lower().replace("-", "_").split("_"))
 
 
+_DAY_GROUPS = {"weekday": WEEKDAYS[:5], "weekdays": WEEKDAYS[:5], "weekend": WEEKDAYS[5:]}
+
+
+def covers_weekday(attribute: str, day: str) -> bool:
+    """Whether an attribute's name is about a weekday or the part of the week holding it
+    ("weekend_price" of saturday, "weekday_fee" of tuesday)."""
+    parts = attribute.lower().replace("-", "_").split("_")
+    return names_weekday(attribute, day) or any(day in _DAY_GROUPS.get(p, ()) for p in parts)
+
+
 def normalise_duration(text: str) -> str | None:
     """Minutes of a duration written in any supported form ("an hour and a half" -> "90")."""
     for mention in _whole_phrase(text, _NO_REFERENCE):
