@@ -46,7 +46,7 @@ _AMOUNT = r"\d(?:[\d,]*\d)?(?:\.\d+)?"
 # the "p" of a time is none ("3 p.m.", "5 pm").
 _HUNDREDTHS = r"pence|cents?|(?<=\d)p(?!\w|\.\s?m\b)"
 MONEY_RE = re.compile(
-    rf"(?:(?P<sym>[$€£¥])\s?(?P<a1>{_AMOUNT})(?:\s?(?P<m1>k|m|bn|million|billion|thousand))?)"
+    rf"(?:(?P<sym>[$€£¥])\s?(?P<a1>{_AMOUNT})(?:\s?(?P<m1>k|m|bn|million|billion|thousand)\b)?)"
     rf"|(?:(?P<a2>{_AMOUNT})\s?(?P<code>USD|EUR|GBP|JPY|dollars?|euros?|pounds?|{_HUNDREDTHS}))",
     re.IGNORECASE,
 )

@@ -120,6 +120,16 @@ def _with_short_days(days: set[str]) -> set[str]:
     return {w for d in days for w in day_words(d)}
 
 
+def _part_of_week(days: set[str]) -> set[str]:
+    """ "weekday" for days all Monday to Friday, "weekend" for Saturday and Sunday: the words a
+    column names them by ("£8 Monday to Friday" is the weekday_price)."""
+    if days and days <= set(WEEKDAYS[:5]):
+        return {"weekday", "weekdays"}
+    if days and days <= set(WEEKDAYS[5:]):
+        return {"weekend", "weekends"}
+    return set()
+
+
 def _sentence_days(lexed: LexedText, row: list[Lexeme], periods: list[Marker]) -> set[str]:
     """The weekdays a sentence speaks of: its dates', or all of them for "this week"."""
     start, end = row[0].start, row[-1].end
@@ -174,7 +184,9 @@ class _Sentence:
         """The sentence's words with the value's own days in place of all the days named."""
         own = self.own_days.get(value.start)
         words = self.words - self.elsewhere.get(value.start, frozenset())
-        return words if own is None else words - DAY_STEMS | _with_short_days(own)
+        if own is None:
+            return words
+        return words - DAY_STEMS | _with_short_days(own) | _part_of_week(own)
 
 
 def _without_qualifying_days(claims: list[AttachedClaim], index: KBIndex) -> list[AttachedClaim]:
@@ -472,7 +484,8 @@ def _opens_clause(lexed: LexedText, sentence_start: int, position: int) -> bool:
     before = [t for t in lexed.tokens if sentence_start <= t.start < position]
     while before and before[-1].lower in _DAY_PREFIXES:
         before.pop()
-    return not before or not before[-1].text[:1].isalnum() or before[-1].lower in ("and", "then")
+    last = before[-1] if before else None  # "£11 Monday to Friday": "£11" is no punctuation
+    return last is None or not any(c.isalnum() for c in last.text) or last.lower in ("and", "then")
 
 
 def _sentence_words(lexed: LexedText, row: list[Lexeme], days: set[str]) -> frozenset[str]:
