@@ -281,13 +281,13 @@ def number_key(text: str) -> str | None:
     return None if n is None else _num_key(n)
 
 
-_FROM_PRICE = re.compile(r"^(?:from|starting at|starts at|starting from)\s+(?=\S)", re.IGNORECASE)
+FROM_PRICE = re.compile(r"^(?:from|starting at|starts at|starting from)\s+(?=\S)", re.IGNORECASE)
 
 
 def money_key(text: str) -> str | None:
     """ "GBP:15.00" for "£15", "15 pounds" and "£15 per day"; "0" for any amount of nothing
     ("free", "£0")."""
-    text = _FROM_PRICE.sub("", text.strip())  # "from £69": a price it starts at is that price
+    text = FROM_PRICE.sub("", text.strip())  # "from £69": a price it starts at is that price
     if fold(text) in FREE_WORDS:
         return "0"
     m = MONEY_RE.fullmatch(text)

@@ -26,7 +26,15 @@ from replyguard.models import (
 from replyguard.spelling.edits import TextEdit
 from replyguard.stages.context import CallContext
 from replyguard.text.temporal import normalise_date, normalise_time, normalise_weekday
-from replyguard.values import MONEY_RE, money_amount, money_key, rate_amount, value_head, value_key
+from replyguard.values import (
+    FROM_PRICE,
+    MONEY_RE,
+    money_amount,
+    money_key,
+    rate_amount,
+    value_head,
+    value_key,
+)
 
 if TYPE_CHECKING:
     from replyguard.engine import Engine
@@ -421,6 +429,10 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
         # a bare number in the unit the reply wrote: "6 minutes" for 6, "61 degrees" for 61,
         # "15%" or "15 percent" for a percent column's 15, "an 18-month contract" for 18
         return kb_value.strip() + claimed.strip()[said.end() :]
+    if value_type == ValueType.money and not FROM_PRICE.match(claimed.strip()):
+        kb_value = FROM_PRICE.sub(
+            "", kb_value.strip()
+        )  # "start from £129": "£119", not "from £119"
     if value_type == ValueType.money and money_key(kb_value) is None:
         # a bare amount in the currency the reply wrote: "$14.60" for 14.60
         m = MONEY_RE.fullmatch(claimed.strip())

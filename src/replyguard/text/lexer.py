@@ -773,7 +773,11 @@ class Lexer:
                 j += 2  # "a 3-bed house": the count and its noun joined
             elif joined and tokens[j].start == tok.end and _joined_unit(folded[j + 1]):
                 j += 2  # "a 17-year-old", "a 45-minute lesson": a measure, never a price
-            elif j < end and (folded[j] in _UNITS or counted) and tokens[j].start - tok.end <= 1:
+            elif (
+                j < end
+                and (folded[j] in _UNITS or folded[j] in self.index.value_units or counted)
+                and tokens[j].start - tok.end <= 1
+            ):
                 j += 1
                 if j < end and folded[j] in _SCALES and folded[j - 1] == "degrees":
                     j += 1  # "59 degrees Fahrenheit": the scale is part of the measure
@@ -1410,6 +1414,9 @@ def _title_word(lexeme: Lexeme) -> bool:
     return lexeme.cat in _TITLE_WORDS
 
 
+_VAGUE_AMOUNTS = frozenset("couple few lot lots bit handful hundreds thousands dozens".split())
+
+
 def _money_in_words(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
     """ "eighty-nine quid", "twenty pounds", "a tenner": money said in words, among words, is a
     money value (`words_money_key`)."""
@@ -1437,8 +1444,8 @@ def _money_in_words(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
             i -= 1
         if i < k and tokens[i].lower == "and":
             i += 1
-        if i > 0 and tokens[i - 1].lower == "of":
-            continue  # "a couple of hundred pounds": vague, no value
+        if i > 1 and tokens[i - 1].lower == "of" and tokens[i - 2].lower in _VAGUE_AMOUNTS:
+            continue  # "a couple of hundred pounds": vague, no value ("a fee of twenty pounds" is)
         if i < k and words_money_key(" ".join(t.text for t in tokens[i : k + 1])) is not None:
             spans.append((i, k + 1))
     if not spans:

@@ -24,7 +24,14 @@ from replyguard.text.inflection import WordPrior, cue_variants
 from replyguard.text.temporal import NUMBER_WORDS
 from replyguard.text.tokens import tokenize
 from replyguard.text.words import content_stems, stem
-from replyguard.values import FREE_WORDS, fold, is_short_code, money_key, value_head
+from replyguard.values import (
+    FREE_WORDS,
+    UNIT_NUMBER_RE,
+    fold,
+    is_short_code,
+    money_key,
+    value_head,
+)
 
 PhraseKey = tuple[str, ...]
 # Value types the lexer recognises by their shape (regexes, temporal grammar), not by lookup.
@@ -516,6 +523,16 @@ class KBIndex:
             )
             for unit, named in words.unit_measures.items()
         }
+        # the units the KB writes its numbers in ("gb" of a ram column's "16GB"): a number said
+        # with one joined or after it is a measure, one value ("16GB of RAM")
+        self.value_units = frozenset(
+            fold(m["u"]).rstrip(".")
+            for a, spec in self.schema.items()
+            if spec.value_type == ValueType.number
+            for e in kb.entities
+            for v in e.values_of(a)[0]
+            if (m := UNIT_NUMBER_RE.fullmatch(str(v).strip())) is not None
+        )
         self._counted: dict[str, tuple[str, ...]] = {}
         self._holders: dict[tuple[str, str], list[str]] | None = None
         self._value_runs: dict[str, list[PhraseKey]] | None = None
