@@ -430,9 +430,8 @@ def render_like(claimed: str, kb_value: str, value_type: ValueType) -> str:
         # "15%" or "15 percent" for a percent column's 15, "an 18-month contract" for 18
         return kb_value.strip() + claimed.strip()[said.end() :]
     if value_type == ValueType.money and not FROM_PRICE.match(claimed.strip()):
-        kb_value = FROM_PRICE.sub(
-            "", kb_value.strip()
-        )  # "start from £129": "£119", not "from £119"
+        # "start from £129": "£119", not "from £119"
+        kb_value = FROM_PRICE.sub("", kb_value.strip())
     if value_type == ValueType.money and money_key(kb_value) is None:
         # a bare amount in the currency the reply wrote: "$14.60" for 14.60
         m = MONEY_RE.fullmatch(claimed.strip())
