@@ -4,7 +4,9 @@ returned (rows named by the film, as a service returns them).
 Reading: a range's high end goes with its low end ("you'll need between 3 and 8 people" is no
 number of the user's); a code is read by its shape ("ZX4 9QT" of the postcode ZX4 9TQ); "you
 can get on at ..." does something, it supposes no state; a name made of words of a KB name the
-reply gives in full is part of that thing ("the Aviary" of "The Aviary Walk"); a day said with
+reply gives in full is part of that thing ("the Aviary" of "The Aviary Walk"); "a child ticket
+is £6" beside one named thing is its child_price, though "child" names only the zoo's
+child_ages; a day said with
 a weekday or weekend price is read; money said in one hyphenated word ("a ten-pound deposit");
 a bare number after an unknown name is part of it ("at Century 16"); "the theater" of a
 theater_name column is the row in focus.
@@ -25,11 +27,11 @@ from replyguard.models import HallucinationType, Turn
 
 TUESDAY = datetime(2026, 12, 1, 10, 0)
 ZOO = """id,name,type,aliases,postcode,phone,deposit,weekday_price,weekend_price,\
-min_people,max_people,pickup_points,duration
-ashby,Ashby Zoo,Organization,the zoo,ZX4 9TQ,01632 555 120,£10,,,,,,
-walk,The Aviary Walk,Event,bird walk,,,,£8,£11,,,,45 minutes
-keeper,Keeper for a Day,Event,keeper experience,,,,£95,£120,3,8,,4 hours
-train,Safari Train,Event,the little train,,,,£3,£3,,,Main Gate|Lion Lodge,20 minutes
+min_people,max_people,pickup_points,duration,child_ages,child_price
+ashby,Ashby Zoo,Organization,the zoo,ZX4 9TQ,01632 555 120,£10,,,,,,,3 to 15,
+walk,The Aviary Walk,Event,bird walk,,,,£8,£11,,,,45 minutes,,£5
+keeper,Keeper for a Day,Event,keeper experience,,,,£95,£120,3,8,,4 hours,,
+train,Safari Train,Event,the little train,,,,£3,£3,,,Main Gate|Lion Lodge,20 minutes,,£2
 """
 
 
@@ -132,3 +134,11 @@ def test_the_thing_a_name_column_names_is_the_row_in_focus(showings):
     wrong = check(showings, "Done. The theater is at 3 Mill Lane.", "Where is it?", turns)
     assert verdicts(wrong) == {"street_address=3 Mill Lane": "Contradicted"}
     assert wrong.corrected.corrected == "Done. The theater is at 14 Quarry Road."
+
+
+def test_words_of_a_cue_that_cannot_take_the_value_name_the_named_things_column(zoo):
+    reply = "The bird walk takes 45 minutes, and a child ticket is £{}."
+    right = check(zoo, reply.format(5), "How much for my son?")
+    assert verdicts(right) == {"duration=45 minutes": "Verified", "child_price=£5": "Verified"}
+    wrong = check(zoo, reply.format(6), "How much for my son?")
+    assert verdicts(wrong) == {"duration=45 minutes": "Verified", "child_price=£6": "Contradicted"}

@@ -1180,6 +1180,24 @@ class Reader:
             or draft.value.name_value
             or (draft.value.value_type in _WORDS_TYPES and len(draft.value.attributes) == 1)
         )
+        only = {m[2] for m in named}
+        if (
+            draft.cues
+            and len(only) == 1
+            and not any(fits_attribute(value.value_type, a, self.index) for a in draft.cues)
+        ):
+            # "X leaves at 8:15 am, and a child ticket is £18": words of a cue whose columns
+            # cannot take the value ("child" of child_ages) say which column of the one named
+            # thing it is (child_price)
+            named_id = next(iter(only))
+            described = self._claim_on(
+                replace(draft, direct=True), named_id, sentence, "Description"
+            )
+            if (
+                described is not None
+                and described.predicate in self.index.entities[named_id].attributes
+            ):
+                return described
         if draft.foreign and not (tied and not named):
             return None if named else self._attach_unnamed(draft, resolver, sentence)
         if not owners:
