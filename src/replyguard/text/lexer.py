@@ -8,6 +8,7 @@ certainty markers, sourcing phrases, quantifiers) and is read by the detectors.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -607,11 +608,20 @@ class Lexer:
         out: list[Lexeme] = []
         for lexeme in row:
             before = out[-1] if out else None
+            numbered = (
+                # "Fibre 2000" beside "Fibre 100" and "Fibre 900": a number the KB's names of
+                # this kind end in, another one
+                lexeme.cat == "VAL"
+                and lexeme.value_type == ValueType.number
+                and lexeme.text.isdigit()
+                and before is not None
+                and fold(before.text) in self._numbered_name_heads
+            )
             if (
                 before is not None
                 and before.cat == "ENT"
-                and before.implicit_name
-                and lexeme.cat == "NAME"
+                and (before.implicit_name or numbered)
+                and (lexeme.cat == "NAME" or numbered)
                 and before.end_tok == lexeme.start_tok
             ):
                 out[-1] = self._name(tokens, before.start_tok, lexeme.end_tok)
@@ -619,6 +629,18 @@ class Lexer:
                 continue
             out.append(lexeme)
         return out
+
+    @cached_property
+    def _numbered_name_heads(self) -> frozenset[str]:
+        """The words KB names of two or more end in a number after ("fibre" of "Fibre 100",
+        "Fibre 300")."""
+        heads = Counter(
+            fold(" ".join(words[:-1]))
+            for e in self.index.entities.values()
+            for n in e.names
+            if len(words := n.split()) > 1 and words[-1].isdigit()
+        )
+        return frozenset(h for h, count in heads.items() if count > 1)
 
     def _names_as_values(self, tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         """Unknown names where a value stands ("at Cedar Hall", "by Ana Lindqvist", "a Brass
