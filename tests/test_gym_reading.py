@@ -165,3 +165,10 @@ def test_our_part_told_of_the_organisations_own_values_is_not_invented(gym):
         if f.hallucination_type == HallucinationType.NonexistentEntity
     ]
     assert result.recommendation.kind == "Accept"
+
+
+def test_days_said_with_the_organisations_claims_are_the_days_it_has_hours_on(gym):
+    open_days = check(gym, "You can reach the front desk on 01632 555 870, Monday to Saturday.")
+    assert verdicts(open_days) == {"phone=01632 555 870": "Verified"}
+    assert open_days.unread_values == []
+    assert open_days.recommendation.kind == "Accept"

@@ -142,3 +142,14 @@ def test_words_of_a_cue_that_cannot_take_the_value_name_the_named_things_column(
     assert verdicts(right) == {"duration=45 minutes": "Verified", "child_price=£5": "Verified"}
     wrong = check(zoo, reply.format(6), "How much for my son?")
     assert verdicts(wrong) == {"duration=45 minutes": "Verified", "child_price=£6": "Contradicted"}
+
+
+def test_an_amount_said_as_a_total_over_a_count_is_worked_out_not_unread(zoo):
+    result = check(
+        zoo,
+        "Keeper for a day is £95 on weekdays, so three of you would pay £285 in total.",
+        "How much for three of us?",
+    )
+    assert verdicts(result) == {"weekday_price=£95": "Verified"}
+    assert result.unread_values == []
+    assert result.recommendation.kind == "Accept"

@@ -115,8 +115,10 @@ def _day_read(engine: Engine, read: ReadText, lexeme: Lexeme) -> bool:
         if covers_weekday(claim.predicate, day):  # "£20 a player Tuesday to Friday"
             return True
         entity = engine.index.entities.get(claim.subject_id or "")
-        if entity is not None and any(
-            day in _weekdays_of(value) for value in entity.attributes.values()
+        if entity is not None and (
+            any(day in _weekdays_of(value) for value in entity.attributes.values())
+            # "reach our booking office on ..., Monday to Saturday": it has hours on the day
+            or any(covers_weekday(a, day) for a in entity.attributes)
         ):
             return True
     return False

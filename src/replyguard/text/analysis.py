@@ -398,6 +398,27 @@ def _count_at(token: Token) -> bool:
     return number >= 2
 
 
+def _unclaimed_totals(
+    lexed: LexedText, row: list[Lexeme], claims: list[AttachedClaim]
+) -> list[Lexeme]:
+    """Amounts no claim took that the sentence says are totals over a count ("£26 per player,
+    so four of you would pay £104 in total"): worked out by the reply, not unread values."""
+    if not row:
+        return []
+    tokens = [t for t in lexed.tokens if row[0].start <= t.start < row[-1].end]
+    if not any(t.lower in _TOTAL_WORDS for t in tokens):
+        return []
+    taken = {c.value.start for c in claims}
+    return [
+        lx
+        for lx in row
+        if lx.cat == "VAL"
+        and lx.value_type == ValueType.money
+        and lx.start not in taken
+        and any(_count_at(t) for t in tokens if t.end <= lx.start)
+    ]
+
+
 def _totals(
     lexed: LexedText, row: list[Lexeme], claims: list[AttachedClaim], index: KBIndex
 ) -> set[int]:
@@ -927,6 +948,7 @@ class Reader:
             out.totals.extend(c.value for c in claims if id(c) in totals)
             claims = [c for c in claims if id(c) not in totals]
             out.totals.extend(_spans(row, claims))
+            out.totals.extend(_unclaimed_totals(lexed, row, claims))
             told: set[str] = set()
             pair_ends(claims, self.index)
             for claim in _without_qualifying_days(one_value_each(claims, self.index), self.index):
