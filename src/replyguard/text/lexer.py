@@ -18,6 +18,7 @@ from replyguard.models import EntityType, ValueType
 from replyguard.spelling.vocabulary import one_edit
 from replyguard.text.class_values import class_attributes, class_complement_spans, class_value
 from replyguard.text.lexicon import (
+    MAX_VALUE_TOKENS,
     KBIndex,
     NameHit,
     WordLists,
@@ -741,7 +742,8 @@ class Lexer:
             known = self.index.numbered_values.longest(mask_numbers(folded[:end]), i)
         if known is None and mention is None and mixed_word(folded[i]):
             # "HF3 7WL" where the KB's postcode is "HF3 7LW": a code of that value's shape
-            known = self.index.shaped_values.longest(mask_codes(folded[:end]), i)
+            window = folded[i : min(end, i + MAX_VALUE_TOKENS)]  # no value is longer
+            known = self.index.shaped_values.longest(mask_codes(window), 0)
             if known is not None and known[0] == 1:
                 return self._known_value(tokens, i, i + 1, known[1])
         if (
