@@ -127,6 +127,11 @@ def verdicts(result) -> dict[str, str]:  # noqa: ANN001
     return {f"{c.predicate}={c.object}": status[c.id] for c in result.factual_validation.claims}
 
 
+def flagged(result, kind: str) -> list[str]:  # noqa: ANN001
+    """The reply text of each hallucination flag of this type ("NonexistentEntity")."""
+    return [f.content for f in result.hallucination_flags if f.hallucination_type == kind]
+
+
 def check(engine: Engine, response: str, query: str = "", turns: list[Turn] | None = None):
     return engine.postprocess(response, query, turns or [], reference_time=REFERENCE)
 

@@ -25,24 +25,21 @@ CALENDAR = [
 ]
 
 
-def test_naming_an_entity_of_the_kind_asked_for_answers_the_question():
+ASKED = "Can you check what events I have on my calendar on the 10th?"
+
+
+def answer(reply: str):  # noqa: ANN201
     engine = Engine(kb_from_rows(CALENDAR, name_column="title", origin="calendar"))
-    result = engine.postprocess(
-        "You have a Haircut at Crown & Comb at 11 am.",
-        "Can you check what events I have on my calendar on the 10th?",
-        [],
-        reference_time=MONDAY,
-    )
+    return engine.postprocess(reply, ASKED, [], reference_time=MONDAY)
+
+
+def test_naming_an_entity_of_the_kind_asked_for_answers_the_question():
+    result = answer("You have a Haircut at Crown & Comb at 11 am.")
     assert result.coherence.qud_relevance.addresses_qud
     assert result.recommendation.kind == "Accept"
 
 
 def test_a_reply_naming_nothing_of_the_kind_asked_for_is_still_unanswered():
-    engine = Engine(kb_from_rows(CALENDAR, name_column="title", origin="calendar"))
-    result = engine.postprocess(
-        "Your calendar is synced with your phone.",
-        "Can you check what events I have on my calendar on the 10th?",
-        [],
-        reference_time=MONDAY,
-    )
-    assert not result.coherence.qud_relevance.addresses_qud
+    assert not answer(
+        "Your calendar is synced with your phone."
+    ).coherence.qud_relevance.addresses_qud

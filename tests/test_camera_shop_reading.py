@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from conftest import verdicts
+from conftest import flagged, verdicts
 
 from replyguard.engine import Engine
 from replyguard.kb import kb_from_csv
@@ -41,11 +41,7 @@ def check(engine, reply, query=""):  # noqa: ANN001, ANN201
 def test_a_number_joined_to_the_kbs_unit_is_one_measure(shop):
     right = check(shop, "The memory card holds 128GB of photos and costs £35.", "How big is it?")
     assert verdicts(right) == {"storage=128GB": "Verified", "price=£35": "Verified"}
-    assert not [
-        f
-        for f in right.hallucination_flags
-        if f.hallucination_type == HallucinationType.NonexistentEntity
-    ]
+    assert flagged(right, HallucinationType.NonexistentEntity) == []
     wrong = check(shop, "The memory card holds 64GB of photos and costs £35.", "How big is it?")
     assert verdicts(wrong) == {"storage=64GB": "Contradicted", "price=£35": "Verified"}
     assert wrong.corrected.corrected == "The memory card holds 128GB of photos and costs £35."
@@ -66,11 +62,7 @@ def test_a_price_from_an_amount_is_corrected_to_the_amount_after_the_replys_from
 
 def test_another_number_after_the_words_the_kbs_names_share_is_an_unknown_name(shop):
     invented = check(shop, "Our Prime 85 lens is £449.", "Do you have a portrait lens?")
-    assert [
-        f.content
-        for f in invented.hallucination_flags
-        if f.hallucination_type == "NonexistentEntity"
-    ] == ["Prime 85"]
+    assert flagged(invented, HallucinationType.NonexistentEntity) == ["Prime 85"]
     assert invented.recommendation.kind == "Regenerate"
     known = check(shop, "Our Prime 50 lens is £299.", "Do you have a portrait lens?")
     assert verdicts(known) == {"price=£299": "Verified"}

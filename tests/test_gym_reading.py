@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from conftest import verdicts
+from conftest import flagged, verdicts
 
 from replyguard.engine import Engine
 from replyguard.kb import kb_from_csv
@@ -48,12 +48,6 @@ def check(engine, reply, query=""):  # noqa: ANN001, ANN201
     return engine.postprocess(reply, query, [], reference_time=TUESDAY)
 
 
-def contradicted(result) -> list[str]:  # noqa: ANN001
-    return [
-        f.content for f in result.hallucination_flags if f.hallucination_type == "ContradictsFact"
-    ]
-
-
 @pytest.mark.parametrize(
     "reply",
     [
@@ -64,7 +58,7 @@ def contradicted(result) -> list[str]:  # noqa: ANN001
 )
 def test_open_on_a_day_denies_that_it_is_a_closed_day(gym, reply):
     result = check(gym, reply, "Are you open tomorrow?")
-    assert contradicted(result) == []
+    assert flagged(result, HallucinationType.ContradictsFact) == []
     assert result.recommendation.kind == "Accept"
 
 
@@ -97,9 +91,7 @@ def test_one_kb_value_said_twice_is_no_inconsistency(gym):
         "Sunrise stretch runs every Tuesday, so today's has already finished.",
         "When is sunrise stretch?",
     )
-    assert not [
-        f for f in result.hallucination_flags if f.hallucination_type == "LogicalInconsistency"
-    ]
+    assert flagged(result, HallucinationType.LogicalInconsistency) == []
     assert result.recommendation.kind == "Accept"
 
 
@@ -159,11 +151,7 @@ def test_our_part_told_of_the_organisations_own_values_is_not_invented(gym):
     result = check(
         gym, "Our front desk is open from 8am until 4pm on Saturdays.", "Saturday hours?"
     )
-    assert not [
-        f
-        for f in result.hallucination_flags
-        if f.hallucination_type == HallucinationType.NonexistentEntity
-    ]
+    assert flagged(result, HallucinationType.NonexistentEntity) == []
     assert result.recommendation.kind == "Accept"
 
 

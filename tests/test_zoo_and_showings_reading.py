@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from conftest import verdicts
+from conftest import flagged, verdicts
 
 from replyguard.engine import Engine
 from replyguard.kb import kb_from_csv, kb_from_document
@@ -42,10 +42,6 @@ def zoo():
 
 def check(engine, reply, query="", turns=None):  # noqa: ANN001, ANN201
     return engine.postprocess(reply, query, turns or [], reference_time=TUESDAY)
-
-
-def flagged(result, kind: HallucinationType) -> list[str]:  # noqa: ANN001
-    return [f.content for f in result.hallucination_flags if f.hallucination_type == kind]
 
 
 def test_a_ranges_high_end_goes_with_its_low_end(zoo):

@@ -274,7 +274,8 @@ def _coverage_evidence(
         if focus_attribute
         else False
     )
-    head = classify_question(ctx.query).head
+    form = classify_question(ctx.query)
+    head = form.head
     if (
         not focus_value
         and head
@@ -284,8 +285,7 @@ def _coverage_evidence(
         # entity of the kind the question asks for is the answer (its head names no value type)
         focus_value = _names_asked_kind(engine, ctx, head)
     present = _has_answer_type(engine, ctx, expected) or (
-        classify_question(ctx.query).wh_word == "when"
-        and _dated_of_asked(engine, ctx, focus_entity)
+        form.wh_word == "when" and _dated_of_asked(engine, ctx, focus_entity)
     )
     return (
         Sym("AnswerEvidence"),

@@ -44,6 +44,7 @@ from replyguard.text.temporal import (
     day_words,
     mention_weekday,
     names_weekday,
+    week_parts,
 )
 from replyguard.text.tokens import Token, tokenize
 from replyguard.text.words import content_stems, joined, stem
@@ -120,16 +121,6 @@ def _with_short_days(days: set[str]) -> set[str]:
     return {w for d in days for w in day_words(d)}
 
 
-def _part_of_week(days: set[str]) -> set[str]:
-    """ "weekday" for days all Monday to Friday, "weekend" for Saturday and Sunday: the words a
-    column names them by ("£8 Monday to Friday" is the weekday_price)."""
-    if days and days <= set(WEEKDAYS[:5]):
-        return {"weekday", "weekdays"}
-    if days and days <= set(WEEKDAYS[5:]):
-        return {"weekend", "weekends"}
-    return set()
-
-
 def _sentence_days(lexed: LexedText, row: list[Lexeme], periods: list[Marker]) -> set[str]:
     """The weekdays a sentence speaks of: its dates', or all of them for "this week"."""
     start, end = row[0].start, row[-1].end
@@ -186,7 +177,7 @@ class _Sentence:
         words = self.words - self.elsewhere.get(value.start, frozenset())
         if own is None:
             return words
-        return words - DAY_STEMS | _with_short_days(own) | _part_of_week(own)
+        return words - DAY_STEMS | _with_short_days(own) | week_parts(own)  # weekday_price
 
 
 def _without_qualifying_days(claims: list[AttachedClaim], index: KBIndex) -> list[AttachedClaim]:
@@ -852,16 +843,16 @@ class Reader:
         chosen: dict[int, Referent] = {}  # id(lexeme) -> the referent its subject means
         periods = lexed.markers_of("period-phrase")
         last_days: set[str] = set()
+        rows = lexed.sentence_lexemes
+        names_nothing = [not any(lx.cat in ("ENT", "NAME") for lx in row) for row in rows]
         # values said of rows, sentence by sentence; one naming nothing goes on with the last row
         value_rows = self.rows.reply_groups(
             [
                 [lx for lx in row if lx.cat == "VAL" and lx.pronoun is None]
                 for row in lexed.sentence_lexemes
             ],
-            [not any(lx.cat in ("ENT", "NAME") for lx in row) for row in lexed.sentence_lexemes],
+            names_nothing,
         )
-        rows = lexed.sentence_lexemes
-        names_nothing = [not any(lx.cat in ("ENT", "NAME") for lx in row) for row in rows]
         named_next = [
             _names_what_went_before(rows[k + 1]) if k + 1 < len(rows) and names_nothing[k] else None
             for k in range(len(rows))
@@ -1180,9 +1171,8 @@ class Reader:
         if not named and draft.subject is None and sentence.named_next is not None:
             # "There is a showing at 9pm. It is Nightjar.": the thing the next sentence names
             # as if said of it directly: its one column of the value's type takes the value
-            named_next = sentence.named_next
-            ahead = self._claim_on(replace(draft, direct=True), named_next, sentence, "Pronoun")
-            if ahead is not None and ahead.predicate in self.index.entities[named_next].attributes:
+            ahead = self._held_claim_on(draft, sentence.named_next, sentence, "Pronoun")
+            if ahead is not None:
                 return ahead
         if not named and len(sentence.loosely) == 1:
             # "we deliver prescriptions on Tuesdays": the one entity the words name loosely
@@ -1211,14 +1201,8 @@ class Reader:
             # "X leaves at 8:15 am, and a child ticket is £18": words of a cue whose columns
             # cannot take the value ("child" of child_ages) say which column of the one named
             # thing it is (child_price)
-            named_id = next(iter(only))
-            described = self._claim_on(
-                replace(draft, direct=True), named_id, sentence, "Description"
-            )
-            if (
-                described is not None
-                and described.predicate in self.index.entities[named_id].attributes
-            ):
+            described = self._held_claim_on(draft, next(iter(only)), sentence, "Description")
+            if described is not None:
                 return described
         if draft.foreign and not (tied and not named):
             return None if named else self._attach_unnamed(draft, resolver, sentence)
@@ -1420,6 +1404,15 @@ class Reader:
             return None
         entity = self.index.entities[entity_id]
         return AttachedClaim(draft, entity.label, entity_id, resolution, *picked, draft.value)
+
+    def _held_claim_on(
+        self, draft: ClaimDraft, entity_id: str, sentence: _Sentence, resolution: str
+    ) -> AttachedClaim | None:
+        """The draft as if said of the entity directly (its one column of the value's type takes
+        the value), when the entity holds the attribute chosen."""
+        claim = self._claim_on(replace(draft, direct=True), entity_id, sentence, resolution)
+        held = self.index.entities[entity_id].attributes
+        return claim if claim is not None and claim.predicate in held else None
 
     def _extreme(self, ids: list[str], lead: str) -> list[str]:
         """Of several entities a description fits, the one a superlative in it picks: "the

@@ -525,11 +525,12 @@ class KBIndex:
         }
         # the units the KB writes its numbers in ("gb" of a ram column's "16GB"): a number said
         # with one joined or after it is a measure, one value ("16GB of RAM")
+        numbers = {a for a, spec in self.schema.items() if spec.value_type == ValueType.number}
         self.value_units = frozenset(
             fold(m["u"]).rstrip(".")
-            for a, spec in self.schema.items()
-            if spec.value_type == ValueType.number
             for e in kb.entities
+            for a in e.attributes
+            if a in numbers
             for v in e.values_of(a)[0]
             if (m := UNIT_NUMBER_RE.fullmatch(str(v).strip())) is not None
         )

@@ -1096,14 +1096,26 @@ def names_weekday(attribute: str, day: str) -> bool:
     return not day_words(day).isdisjoint(attribute.lower().replace("-", "_").split("_"))
 
 
-_DAY_GROUPS = {"weekday": WEEKDAYS[:5], "weekdays": WEEKDAYS[:5], "weekend": WEEKDAYS[5:]}
+# the parts of the week column names say ("weekday_price", "weekend_fee")
+_WEEK_PARTS = {
+    "weekday": WEEKDAYS[:5],
+    "weekdays": WEEKDAYS[:5],
+    "weekend": WEEKDAYS[5:],
+    "weekends": WEEKDAYS[5:],
+}
 
 
 def covers_weekday(attribute: str, day: str) -> bool:
     """Whether an attribute's name is about a weekday or the part of the week holding it
     ("weekend_price" of saturday, "weekday_fee" of tuesday)."""
     parts = attribute.lower().replace("-", "_").split("_")
-    return names_weekday(attribute, day) or any(day in _DAY_GROUPS.get(p, ()) for p in parts)
+    return names_weekday(attribute, day) or any(day in _WEEK_PARTS.get(p, ()) for p in parts)
+
+
+def week_parts(days: set[str]) -> set[str]:
+    """The words for the part of the week all these days are in ("weekday", "weekdays" for
+    Monday to Friday; "weekend", "weekends" for Saturday and Sunday)."""
+    return {word for word, part in _WEEK_PARTS.items() if days and days <= set(part)}
 
 
 def normalise_duration(text: str) -> str | None:
