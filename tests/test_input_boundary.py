@@ -210,6 +210,18 @@ def test_cases_carry_id_metadata_and_expect_unread(engine):
     assert set(Case.model_json_schema()["properties"]) >= {"id", "metadata", "expect"}
 
 
+def test_a_json_kb_may_give_aliases_as_one_string(tmp_path):
+    path = tmp_path / "kb.json"
+    path.write_text(
+        '{"entities": [{"id": "p1", "name": "Priya Shah", "aliases": "Priya",'
+        ' "attributes": {"role": "optometrist"}},'
+        ' {"id": "d1", "name": "Corner Deli", "aliases": "The Deli; Deli|CD"}]}'
+    )
+    priya, deli = load_kb(path).entities
+    assert priya.aliases == ["Priya"]
+    assert deli.aliases == ["The Deli", "Deli", "CD"]
+
+
 # --------------------------------------------------------------------------- CSV KBs
 
 

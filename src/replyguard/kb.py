@@ -24,6 +24,7 @@ from replyguard.errors import (
     read_input_file,
 )
 from replyguard.models import (
+    ALIAS_SEPARATORS,
     AttributeSchema,
     AttributeValue,
     Cardinality,
@@ -208,7 +209,7 @@ def _entity_documents(
             if col == "aliases":
                 cells = value if isinstance(value, list) else [value]
                 doc["aliases"] = [
-                    a.strip() for c in cells for a in _ALIAS_SEPARATORS.split(str(c)) if a.strip()
+                    a.strip() for c in cells for a in ALIAS_SEPARATORS.split(str(c)) if a.strip()
                 ]
             elif col in ("gender", "number"):
                 doc[col] = value
@@ -297,7 +298,6 @@ def _cell_facts(column: str, cell: object) -> dict[str, object]:
     return ({column: ", ".join(plain)} if plain else {}) | labelled
 
 
-_ALIAS_SEPARATORS = re.compile(r"[|;]")
 # A numeric date, day and month in either order ("03/12/2026", "3.12.2026 14:00").
 _NUMERIC_DATE = re.compile(r"(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?=$|[ T])")
 DATE_ORDERS = {

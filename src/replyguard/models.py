@@ -193,6 +193,9 @@ class AttributeValue(_Input):
     source: str | None = None
 
 
+ALIAS_SEPARATORS = re.compile(r"[|;]")
+
+
 class Entity(_Input):
     id: str = Field(min_length=1, pattern=SYMBOL_PATTERN)
     # None for a row known only by its values (a flight or a car a search returned): it cannot
@@ -203,6 +206,14 @@ class Entity(_Input):
     gender: Gender | None = None
     number: GrammaticalNumber | None = None
     attributes: dict[str, Scalar | list[Scalar] | AttributeValue] = Field(default_factory=dict)
+
+    @field_validator("aliases", mode="before")
+    @classmethod
+    def _one_alias(cls, value: object) -> object:
+        # Aliases may be written as one string, several separated by "|" or ";" as in a CSV cell.
+        if isinstance(value, str):
+            return [a.strip() for a in ALIAS_SEPARATORS.split(value) if a.strip()]
+        return value
 
     @field_validator("attributes")
     @classmethod
