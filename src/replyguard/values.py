@@ -132,12 +132,16 @@ def words_money_key(text: str) -> str | None:
     if len(words) == 2 and words[0] in ("a", "one") and words[1] in _NOTES:
         code, amount = _NOTES[words[1]]
         return f"{code}:{amount:.2f}"
-    if len(words) < 2 or words[-1] not in MONEY_WORDS:
+    unit = next((k for k, w in enumerate(words) if w in MONEY_WORDS), None)
+    if unit is None or unit == 0:
         return None
-    amount = number_in_words(words[:-1])
-    if amount is None:
+    amount = number_in_words(words[:unit])
+    # "twelve pounds fifty": the minor units after the major ones
+    minor = number_in_words(words[unit + 1 :]) if unit + 1 < len(words) else 0
+    if amount is None or minor is None or not 0 <= minor < 100:
         return None
-    return "0" if amount == 0 else f"{MONEY_WORDS[words[-1]]}:{amount:.2f}"
+    amount += minor / 100
+    return "0" if amount == 0 else f"{MONEY_WORDS[words[unit]]}:{amount:.2f}"
 
 
 _MAGNITUDES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}

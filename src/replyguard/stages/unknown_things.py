@@ -248,6 +248,7 @@ def _opened(engine: Engine, ctx: CallContext) -> Iterator[_Said]:
                 or _modifies_value(lexed, p)
                 or _a_time(lexed, p, kinds)
                 or _told_of_speaker(engine, ctx, p)
+                or _equated_with_known(lexed, p)
             )
         ]
     most = int(engine.setting("guidance-alternatives"))
@@ -290,6 +291,15 @@ def _a_time(lexed: LexedText, phrase: Lexeme, kinds: Callable[[str], tuple[objec
         and "time-noun" in kinds(words[-1])
         and all("time-adjective" in kinds(w) or _superlative(w) for w in words[:-1])
     )
+
+
+def _equated_with_known(lexed: LexedText, phrase: Lexeme) -> bool:
+    """ "Our cheapest option is Basic Cover": a phrase said to be a KB entity names which one it
+    is, not a thing the KB lacks."""
+    after = [lx for lx in lexed.lexemes if lx.start_tok >= phrase.end_tok][:3]
+    if len(after) >= 2 and after[0].cat == "COP" and after[1].cat == "W":
+        after = [after[0], *after[2:]]  # "is the ..."
+    return len(after) >= 2 and after[0].cat == "COP" and after[1].cat == "ENT"
 
 
 def _modifies_value(lexed: LexedText, phrase: Lexeme) -> bool:

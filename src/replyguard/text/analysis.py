@@ -450,6 +450,9 @@ def _totals(
     for claim in claims:
         if index.attribute_type(claim.predicate) != ValueType.money:
             continue
+        if _sums_what_went_before(claim.value, row):
+            out.add(id(claim))  # "£30 and £25, so £55 if you'd like both"
+            continue
         entity = index.entities.get(claim.subject_id or "")
         priced = {stem(w) for w in fold(entity.name).split()} if entity and entity.name else set()
         at = next((k for k, t in enumerate(tokens) if t.start >= claim.value.start), len(tokens))
@@ -465,6 +468,21 @@ def _totals(
         if any(n is None or n in units or n in priced or in_total for n in counted):
             out.add(id(claim))
     return out
+
+
+def _sums_what_went_before(value: Lexeme, row: list[Lexeme]) -> bool:
+    """An amount that is the sum of the two or more amounts its sentence said before it, in
+    one currency: a total the reply worked out, not a price of one thing."""
+    amounts = [
+        lx.value_key
+        for lx in row
+        if lx.cat == "VAL" and lx.value_type == ValueType.money and lx.end <= value.start
+    ]
+    keys = [k.split(":") for k in (*amounts, value.value_key) if k and ":" in k]
+    if len(amounts) < 2 or len(keys) != len(amounts) + 1 or len({c for c, _ in keys}) != 1:
+        return False
+    *parts, (_, total) = keys
+    return abs(sum(float(a) for _, a in parts) - float(total)) < 0.005
 
 
 def _spans(row: list[Lexeme], claims: list[AttachedClaim]) -> list[Lexeme]:
@@ -600,16 +618,32 @@ _CATAPHORIC = frozenset({"it", "this", "that"})
 
 def _names_what_went_before(row: list[Lexeme]) -> str | None:
     """The entity a sentence says "it" is, as the whole of what it says: "It is the match
-    Huskies Vs Cougars.", "It's Nightjar." (one entity, named after a verb of being and words
-    only)."""
+    Huskies Vs Cougars.", "It's Nightjar.", "This car is standard and is an Altima." (one entity,
+    named last after a verb of being; before it only words, values and other verbs of being)."""
     content = [lx for lx in row if not (lx.cat == "W" and not any(c.isalnum() for c in lx.text))]
-    if len(content) < 3 or content[0].cat != "PRON" or fold(content[0].text) not in _CATAPHORIC:
+    if len(content) < 3 or not _points_back(content[0]) or content[1].cat != "COP":
         return None
-    if content[1].cat != "COP" or content[-1].cat != "ENT" or len(content[-1].entity_ids) != 1:
+    last = content[-1]
+    if last.cat != "ENT" or len(last.entity_ids) != 1:
         return None
-    if any(lx.cat not in ("W", "PRON") for lx in content[2:-1]):  # "the match", "the film"
+    if any(lx.cat not in _BETWEEN_BEING for lx in content[2:-1]):  # "the match", "the film"
         return None
-    return content[-1].entity_ids[0]
+    if not (
+        content[-2].cat == "COP" or (content[-2].cat in ("W", "PRON") and content[-3].cat == "COP")
+    ):
+        return None  # "is Nightjar", "is the match ..."
+    return last.entity_ids[0]
+
+
+_BETWEEN_BEING = frozenset({"W", "PRON", "VAL", "SEP", "COP"})
+
+
+def _points_back(lexeme: Lexeme) -> bool:
+    """ "it", "this", "that", or a demonstrative with its noun ("this car", "that film")."""
+    words = fold(lexeme.text).split()
+    if lexeme.cat == "PRON":
+        return words[0] in _CATAPHORIC
+    return lexeme.cat == "W" and len(words) == 2 and words[0] in ("this", "that")
 
 
 def _it_refers(row: list[Lexeme], pronouns: list[PronounReading]) -> str | None:
@@ -1209,18 +1243,28 @@ class Reader:
         if not owners:
             return self._attach_unnamed(draft, resolver, sentence)
 
-        def holds(entity_id: str | None) -> bool:
+        # of the columns a cue names, those that can take the value ("children" names
+        # child_price and required_for_children; £9 is the first's)
+        fitting = [a for a in owners if fits_attribute(value.value_type, a, self.index)] or owners
+
+        def holds(entity_id: str | None, exactly: bool = False) -> bool:
             entity = self.index.entities.get(entity_id or "")
             return entity is not None and any(
-                a in entity.attributes or named_in(a, entity.attributes) for a in owners
+                a in entity.attributes or (not exactly and named_in(a, entity.attributes))
+                for a in fitting
             )
 
         near = [m for m in named if holds(m[2])]
         if near:
             ids = [min(near, key=lambda m: max(m[0] - value.end, value.start - m[1], 0))[2]]
         else:
+            # the thing in focus holding the very column before one holding a kin of it
+            # ("children's tickets are £9" after the life jackets, which are required for
+            # children: the trip's child_price)
             ranked = sorted(resolver.in_focus(), key=lambda r: (-r.salience, -r.order))
-            ids = [r.entity_id for r in ranked if holds(r.entity_id)][:1]
+            ids = [r.entity_id for r in ranked if holds(r.entity_id, exactly=True)][:1] or [
+                r.entity_id for r in ranked if holds(r.entity_id)
+            ][:1]
         if not ids:
             return None
         entity = self.index.entities[ids[0]]

@@ -66,6 +66,8 @@ def fits_attribute(value_type: ValueType | None, attribute: str, index: KBIndex)
     atype = index.attribute_type(attribute)
     if value_type == ValueType.number and atype == ValueType.money:
         return not index.writes_currency(attribute)
+    if value_type == ValueType.year and index.holds_weekdays_only(attribute):
+        return False
     return (
         compatible(value_type, atype)
         or (value_type == ValueType.duration and attribute in index.timed)
@@ -245,6 +247,25 @@ def _kind_holds(entity: Entity, attributes: list[str], index: KBIndex) -> bool:
     )
 
 
+def _shaped_like(text: str, attributes: list[str], index: KBIndex) -> str | None:
+    """Of textual columns, the one a value the KB does not list looks like a value of: one of
+    its values shares a word with it, else has as many words; None when that does not tell."""
+    said = text.lower().split()
+
+    def likeness(attribute: str) -> int:
+        score = 0
+        for entity in index.entities.values():
+            for held in entity.values_of(attribute)[0]:
+                words = str(held).lower().split()
+                score = max(score, 2 if set(words) & set(said) else int(len(words) == len(said)))
+        return score
+
+    scores = {a: likeness(a) for a in attributes}
+    top = max(scores.values())
+    alike = [a for a, score in scores.items() if score == top]
+    return alike[0] if top > 0 and len(alike) == 1 else None
+
+
 def named_in(cue: str, attributes: object) -> list[str]:
     """Of these attributes, those whose names hold every part of a cue's attribute name: the
     KB's own column for a lexicon cue it lacks ("address" -> "venue_address")."""
@@ -356,6 +377,12 @@ def choose_attribute(
             # "the call-out fee is £45" beside evening_ and weekend_callout_fee: the column
             # whose every word is said, when the others' qualifiers are not
             return whole[0]
+        if affinity(ranked[0], words) > 0 and len(tied) > 1 and vtype in _TEXTUAL:
+            # "for pickup at Peachtree Station" names pickup_city and pickup_location alike:
+            # the one whose values are said in the same shape ("Intercity Terminal")
+            shaped = _shaped_like(value.text, tied, index)
+            if shaped is not None:
+                return shaped
         if affinity(ranked[0], words) > 0 and len(tied) > 1:
             # "60F on Monday", between monday_low and monday_high: read against their range
             return (
@@ -495,8 +522,12 @@ def choose_attribute(
         if bound is not None:  # "a slot that begins at 4:45 pm and ends at 10 pm"
             return bound, "Type"
 
-        def said(a: str) -> tuple[int, int]:
-            return affinity(a, words), affinity(a, asked)
+        # words the sentence says only in the thing's own name name no column of it: "Basic
+        # Cover at £1.50 a week" is its weekly_price, not its cover_limit
+        unnamed = words - {stem(w) for name in entity.names for w in name.lower().split()}
+
+        def said(a: str) -> tuple[int, int, int]:
+            return affinity(a, unnamed), affinity(a, words), affinity(a, asked)
 
         ranked = sorted(typed, key=said, reverse=True)
         top = [a for a in ranked if said(a) == said(ranked[0])]

@@ -1470,8 +1470,13 @@ def _money_in_words(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
             i += 1
         if i > 1 and tokens[i - 1].lower == "of" and tokens[i - 2].lower in _VAGUE_AMOUNTS:
             continue  # "a couple of hundred pounds": vague, no value ("a fee of twenty pounds" is)
-        if i < k and words_money_key(" ".join(t.text for t in tokens[i : k + 1])) is not None:
-            spans.append((i, k + 1))
+        j = k + 1
+        if j in words and number_in_words([tokens[j].lower]) is not None:
+            j += 1  # "twelve pounds fifty"
+        if i < k and words_money_key(" ".join(t.text for t in tokens[i:j])) is None:
+            j = k + 1
+        if i < k and words_money_key(" ".join(t.text for t in tokens[i:j])) is not None:
+            spans.append((i, j))
     if not spans:
         return row
 

@@ -21,7 +21,7 @@ from replyguard.kb import name_words
 from replyguard.models import EntityType, KnowledgeBase, ValueType
 from replyguard.rules import RuleForm
 from replyguard.text.inflection import WordPrior, cue_variants
-from replyguard.text.temporal import NUMBER_WORDS
+from replyguard.text.temporal import NUMBER_WORDS, WEEKDAYS
 from replyguard.text.tokens import tokenize
 from replyguard.text.words import content_stems, stem
 from replyguard.values import (
@@ -49,6 +49,7 @@ SHAPED_TYPES = {
     ValueType.duration,
 }
 _OWNERS = ("our", "your")
+_WEEKDAY_STEMS = frozenset(stem(d) for d in WEEKDAYS)
 # Whole numbers a KB holds as counts ("sleeps": 4) are said as words too ("sleeps four"); "one"
 # is left out, as it stands for a thing as often as for a count ("the one with a hot tub").
 _SPELLED = {n: w for w, n in NUMBER_WORDS.items() if 2 <= n <= 20}
@@ -539,6 +540,7 @@ class KBIndex:
         self._value_runs: dict[str, list[PhraseKey]] | None = None
         self._attribute_holders: dict[str, list[str]] | None = None
         self._codes: dict[str, bool] = {}
+        self._weekday_columns: dict[str, bool] = {}
         self._currency: dict[str, bool] = {}
         self.polar_words = words.polar_words
         self.polar = self._polar_attributes()
@@ -867,6 +869,16 @@ class KBIndex:
                 money_key(v) is not None for v in values
             )
         return self._currency[attribute]
+
+    def holds_weekdays_only(self, attribute: str) -> bool:
+        """Whether every value of a column is a weekday ("Monday", "Fridays"): a year or a
+        clock time is none of them ("one of the best dramas we've shown this year")."""
+        if attribute not in self._weekday_columns:
+            values = [str(v) for e in self.entities.values() for v in e.values_of(attribute)[0]]
+            self._weekday_columns[attribute] = bool(values) and all(
+                stem(v.strip().lower()) in _WEEKDAY_STEMS for v in values
+            )
+        return self._weekday_columns[attribute]
 
     def attribute_type(self, attribute: str) -> ValueType:
         spec = self.schema.get(attribute)

@@ -29,6 +29,12 @@ class Referent:
     order: int  # larger is more recent
 
 
+def _plural_name(name: str) -> bool:
+    """A thing named in the plural ("Varifocal Lenses", "Life Jackets") may be "they"."""
+    last = name.lower().split()[-1:] if name else []
+    return bool(last) and last[0].endswith("s") and not last[0].endswith(("ss", "us", "is"))
+
+
 def agrees(info: PronounInfo, r: Referent) -> bool:
     if info.animacy == "Animate" and r.entity_type not in _ANIMATE_TYPES:
         return False
@@ -37,7 +43,12 @@ def agrees(info: PronounInfo, r: Referent) -> bool:
     if info.number == "Plural":
         # "call them at ...": a KB entity of unknown kind and number may be a business
         unknown = r.entity_id is not None and r.entity_type == EntityType.Unknown and not r.number
-        return r.number == "Plural" or r.entity_type in _GROUP_TYPES or unknown
+        return (
+            r.number == "Plural"
+            or r.entity_type in _GROUP_TYPES
+            or unknown
+            or (r.number is None and r.entity_type != EntityType.Person and _plural_name(r.name))
+        )
     if r.number == "Plural":
         return False
     if info.gender in ("Masculine", "Feminine"):

@@ -19,12 +19,28 @@ STOPWORDS = frozenset(
     "going know like want need tell give make sure well now up out off over into onto there's "
     "what's it's that's i'm i'll you're don't doesn't didn't isn't aren't wasn't weren't".split()
 )
+# English plurals no suffix rule undoes, as the stem of their singular: "children's tickets" name
+# child_price
+_IRREGULAR_PLURALS = {
+    "children": "child",
+    "people": "person",
+    "men": "man",
+    "women": "woman",
+    "feet": "foot",
+    "teeth": "tooth",
+    "mice": "mouse",
+    "geese": "goose",
+}
 _SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "est", "ly", "s", "e")
 
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     w = word.lower().strip("'’")
+    if w.endswith(("'s", "’s")):
+        w = w[:-2]  # a possessive is its noun: "children's", "Friday's"
+    if w in _IRREGULAR_PLURALS:
+        return _IRREGULAR_PLURALS[w]
     for suffix in _SUFFIXES:
         if len(w) - len(suffix) >= 3 and w.endswith(suffix):
             w = w[: -len(suffix)]

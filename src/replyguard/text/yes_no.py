@@ -38,25 +38,40 @@ class PolarMention:
         return self.clause_start <= position < self.clause_end
 
 
-def _clauses(row: list[Lexeme]) -> list[list[Lexeme]]:
-    out: list[list[Lexeme]] = [[]]
-    for lexeme in row:
-        if lexeme.cat == "SEP":
-            out.append([])
-        else:
-            out[-1].append(lexeme)
-    return [c for c in out if c]
+# Punctuation that ends a clause as a separator does: "Not at all — life jackets are included",
+# "it comes with a guarantee: if you can't get on with them ..."
+_CLAUSE_BREAKS = frozenset({":", ";", "—", "–", "-"})
 
 
-def _negations(lexed: LexedText, clause: list[Lexeme]) -> int:
+def _clauses(lexed: LexedText, row: list[Lexeme]) -> list[tuple[int, int, list[Lexeme]]]:
+    """The row's clauses as (start, end, lexemes), split at its separators and at
+    clause-ending punctuation (a run of words holding a dash is in the clauses on both sides)."""
+    text = lexed.text
+    first, last = row[0].start, row[-1].end
+    cuts = {(lx.start, lx.end) for lx in row if lx.cat == "SEP"} | {
+        (t.start, t.end)
+        for t in lexed.tokens
+        if first <= t.start < last
+        and t.text in _CLAUSE_BREAKS
+        and (t.text != "-" or text[t.start - 1 : t.start] == " ")
+    }
+    bounds = [first, *(p for cut in sorted(cuts) for p in cut), last]
+    out = []
+    for start, end in zip(bounds[::2], bounds[1::2], strict=True):
+        lexemes = [lx for lx in row if lx.cat != "SEP" and lx.start < end and lx.end > start]
+        if lexemes and start < end:
+            out.append((start, end, lexemes))
+    return out
+
+
+def _negations(lexed: LexedText, clause: list[Lexeme], start: int, end: int) -> int:
     """How many negations a clause holds; a "No," that answers a question does not count."""
     count = 0
     for k, lexeme in enumerate(clause):
-        if lexeme.cat != "NEG":
+        if lexeme.cat != "NEG" or not start <= lexeme.start < end:
             continue
         answer = k == 0 and lexed.text[lexeme.end : lexeme.end + 1] in (",", "!", ".")
         count += not answer
-    start, end = clause[0].start, clause[-1].end
     return count + sum(start <= m.start < end for m in lexed.markers_of("absence-marker"))
 
 
@@ -69,8 +84,7 @@ def polar_mentions(
         return []
     found: list[PolarMention] = []
     known = frozenset().union(*polar.values())
-    for clause in _clauses(row):
-        start, end = clause[0].start, clause[-1].end
+    for start, end, clause in _clauses(lexed, row):
         tokens = [
             (k, t)
             for k, t in enumerate(lexed.tokens)
@@ -88,7 +102,7 @@ def polar_mentions(
                 if word.startswith(prefix) and rest in known:
                     first.setdefault(rest, position)
                     denied.add(rest)
-        negations = _negations(lexed, clause)
+        negations = _negations(lexed, clause, start, end)
         for attribute, stems in polar.items():
             if not stems <= first.keys():
                 continue
