@@ -1397,7 +1397,7 @@ class Reader:
         the value may be said of ("we're 5 miles from the depot", "contact Ana, our buyer, at
         ..."). The value must be one of the organisation's attributes, or be named by a cue."""
         assert self.organisation is not None
-        if not self._spoken_for_us(subject, sentence):
+        if not self._spoken_for_us(subject, sentence, draft.value):
             return None
         entity = self.index.entities[self.organisation]
         picked = choose_attribute(
@@ -1411,9 +1411,13 @@ class Reader:
             return None
         return AttachedClaim(draft, entity.label, entity.id, "Organisation", *picked, draft.value)
 
-    def _spoken_for_us(self, subject: Subject, sentence: _Sentence) -> bool:
+    def _spoken_for_us(
+        self, subject: Subject, sentence: _Sentence, value: Lexeme | None = None
+    ) -> bool:
         """ "we"/"our" of the organisation, or "you" in a sentence that speaks for it, in a
-        sentence naming no one and nothing else."""
+        sentence naming no one and nothing else; with a VALUE said after "we", in a clause of
+        its own naming no one else ("we do frame repairs for £10, so drop them in before we
+        close at 5:30pm")."""
         if subject.kind == "self":
             speaks = fold(subject.lexeme.text) in self.voice
         else:
@@ -1421,7 +1425,24 @@ class Reader:
         loose = [e for e in sentence.loosely if e != self.organisation]
         # "we can usually do it in about an hour": what we do to the thing "it" points at
         pointed = sentence.it_refers not in (None, self.organisation)
-        return speaks and not sentence.names_others and not loose and not pointed
+        others = sentence.names_others and not (
+            value is not None
+            and subject.kind == "self"
+            and not sentence.names_unknown
+            and subject.lexeme.start < value.start
+            and self._clause_names_only_us(sentence, subject.lexeme.start, value.start)
+        )
+        return speaks and not others and not loose and not pointed
+
+    def _clause_names_only_us(self, sentence: _Sentence, start: int, end: int) -> bool:
+        """Whether the clause holding START..END (between the sentence's separators) names no
+        entity but the organisation."""
+        before = max((b for b in sentence.breaks if b <= start), default=-1)
+        after = min((b for b in sentence.breaks if b >= end), default=1 << 30)
+        return not any(
+            before < at < after and entity_id != self.organisation
+            for at, _, entity_id in sentence.named
+        )
 
     def _ours_undecided(self, draft: ClaimDraft, subject: Subject, sentence: _Sentence) -> bool:
         """ "We" says a value of a type the organisation holds, naming nothing else, and no one
@@ -1722,6 +1743,10 @@ class Reader:
             if inverse is not None:
                 return inverse
         name = referent.name if referent is not None else subject.lexeme.text
+        if entity is not None and attribute not in entity.attributes:
+            reverse = self._from_other_end(attribute, draft, replace(subject.lexeme, text=name))
+            if reverse is not None:
+                return reverse
         return AttachedClaim(draft, name, subject_id, resolution, attribute, basis, draft.value)
 
     def _holder_named(self, draft: ClaimDraft, subject_id: str) -> ClaimDraft | None:
@@ -1751,6 +1776,22 @@ class Reader:
             attributes=tuple(relations),
         )
         return replace(draft, value=said)
+
+    def _from_other_end(
+        self, attribute: str, draft: ClaimDraft, subject: Lexeme
+    ) -> AttachedClaim | None:
+        """ "Tom Hughes, our optician, runs it" of a taster evening `run_by` Tom Hughes: a
+        relation between two KB entities its subject lacks and its object holds is the
+        object's, its value the subject."""
+        if self.index.attribute_type(attribute) != ValueType.entity:
+            return None
+        owners = {h.entity_id for h in self.index.names.get(draft.value.text)}
+        if len(owners) != 1:
+            return None
+        other = self.index.entities[owners.pop()]
+        if attribute not in other.attributes:
+            return None
+        return AttachedClaim(draft, other.label, other.id, "Inverse", attribute, "Cue", subject)
 
     def _inverse(self, attribute: str, draft: ClaimDraft, subject: Subject) -> AttachedClaim | None:
         """ "Jim Carrey wrote Larry Crowne", Jim Carrey unknown: read from Larry Crowne's end,

@@ -526,8 +526,12 @@ def choose_attribute(
         # Cover at £1.50 a week" is its weekly_price, not its cover_limit
         unnamed = words - {stem(w) for name in entity.names for w in name.lower().split()}
 
-        def said(a: str) -> tuple[int, int, int]:
-            return affinity(a, unnamed), affinity(a, words), affinity(a, asked)
+        # the words just before the value, since its clause began, name its column before the
+        # rest of the sentence does: "we're open until 5pm, and the last boats go out at 3pm"
+        lead = frozenset(stem(w) for w in draft.lead_words) & unnamed
+
+        def said(a: str) -> tuple[int, int, int, int]:
+            return affinity(a, lead), affinity(a, unnamed), affinity(a, words), affinity(a, asked)
 
         ranked = sorted(typed, key=said, reverse=True)
         top = [a for a in ranked if said(a) == said(ranked[0])]

@@ -32,7 +32,7 @@ class Referent:
 def _plural_name(name: str) -> bool:
     """A thing named in the plural ("Varifocal Lenses", "Life Jackets") may be "they"."""
     last = name.lower().split()[-1:] if name else []
-    return bool(last) and last[0].endswith("s") and not last[0].endswith(("ss", "us", "is"))
+    return bool(last) and last[0].endswith("s") and not last[0].endswith(("ss", "us"))
 
 
 def agrees(info: PronounInfo, r: Referent) -> bool:
