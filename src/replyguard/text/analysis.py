@@ -1407,7 +1407,10 @@ class Reader:
             sentence.words_for(draft.value),
             sentence.asked,
         )
-        if picked is None or (picked[0] not in entity.attributes and picked[1] != "Cue"):
+        # a cue for a column the organisation lacks is ours only in a sentence naming nothing
+        # else ("we have baby and adult sizes" beside the life jackets is theirs)
+        cued = picked is not None and picked[1] == "Cue" and not sentence.names_others
+        if picked is None or (picked[0] not in entity.attributes and not cued):
             return None
         return AttachedClaim(draft, entity.label, entity.id, "Organisation", *picked, draft.value)
 

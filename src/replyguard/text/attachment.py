@@ -17,8 +17,15 @@ from replyguard.text.claims import PREPOSITIONS, ClaimDraft
 from replyguard.text.lexer import Lexeme
 from replyguard.text.lexicon import KBIndex
 from replyguard.text.temporal import NUMBER_WORDS, WEEKDAYS, day_words
-from replyguard.text.words import joined, stem
-from replyguard.values import YEAR_LIKE, measured, number_key, order_key, round_the_clock
+from replyguard.text.words import STOPWORDS, joined, stem
+from replyguard.values import (
+    YEAR_LIKE,
+    measured,
+    number_key,
+    order_key,
+    round_the_clock,
+    value_key,
+)
 
 _TEXTUAL = {ValueType.text, ValueType.enum, ValueType.entity}
 _COMPATIBLE: dict[ValueType, set[ValueType]] = {
@@ -303,6 +310,51 @@ def unqualified(attributes: list[str]) -> list[str]:
     return plain if len(plain) == 1 and len(attributes) > 1 else []
 
 
+# words that say a price is asked, naming no kind of customer or term it is asked of
+_PRICING_WORDS = frozenset(stem(w) for w in "cost costs pay pays charge charged price".split())
+
+
+def plain_unless_held(
+    columns: list[str],
+    entity: Entity | None,
+    value: Lexeme,
+    index: KBIndex,
+    words: frozenset[str],
+) -> list[str]:
+    """`unqualified`, but a qualified column whose KB value is the one said, where the plain
+    one's is not, is meant when the sentence says more than the thing, the value and the
+    plain column ("as a pensioner, a dog walk would be £10" is its senior_price; "a dog walk
+    is £10" stays its price, and wrong)."""
+    plain = unqualified(columns)
+    if not plain or entity is None or not value.value_key:
+        return plain
+
+    def holds(attribute: str) -> bool:
+        return any(
+            value_key(index.attribute_type(attribute), str(v)) == value.value_key
+            for v in entity.values_of(attribute)[0]
+        )
+
+    holding = [a for a in columns if a != plain[0] and holds(a)]
+    if len(holding) != 1 or holds(plain[0]):
+        return plain
+    told = {stem(w) for name in entity.names for w in name.lower().split()}
+    told |= {_part_stem(p) for p in plain[0].lower().split("_")} | _PRICING_WORDS | DAY_STEMS
+    said = {
+        w
+        for w in words - told
+        if w.isalpha() and len(w) >= 3 and w not in STOPWORDS and not _two_words(w, words)
+    }
+    return holding if said else plain
+
+
+def _two_words(word: str, words: frozenset[str]) -> bool:
+    """A stem made of two words the sentence says ("grouplesson", "agroup"): no word of its own."""
+    return any(
+        word[:k] in words | STOPWORDS and word[k:] in words | STOPWORDS for k in range(1, len(word))
+    )
+
+
 def _led_column(
     draft: ClaimDraft,
     entity: Entity | None,
@@ -392,7 +444,7 @@ def choose_attribute(
             )
         # "a lap session costs £4": "cost" names price and season_fee alike; with neither
         # qualifier said, the plain column
-        plain = unqualified([a for a in tied if a in held])
+        plain = plain_unless_held([a for a in tied if a in held], entity, value, index, words)
         return plain[0] if plain else ranked[0]
 
     cued = [a for a in draft.cues if fits(a)]
@@ -536,7 +588,7 @@ def choose_attribute(
         ranked = sorted(typed, key=said, reverse=True)
         top = [a for a in ranked if said(a) == said(ranked[0])]
         if draft.subject is not None and not draft.foreign:  # not of a thing the KB lacks
-            top = unqualified(top) or top
+            top = plain_unless_held(top, entity, value, index, words) or top
         if len(top) == 1:
             return top[0], "Type"
         if len(top) == 2:  # "open until 10pm": the end of the one range of times it has
