@@ -6,7 +6,9 @@ dash or a colon, a thing named in the plural taken up as "they", money in words 
 year that is no weekday, a sum of the amounts before it, words of a thing's own name that name
 none of its columns, a phrase said to be a KB thing, "we" in a clause of its own beside another
 thing's name, the words since a value's clause began naming its column ("and the last skis go
-out at 4pm"), and a relation its subject lacks read from the other end ("Ana Ruiz runs it").
+out at 4pm"), a relation its subject lacks read from the other end ("Ana Ruiz runs it"), a
+"no" after a yes/no attribute's words ("free swaps and no fee"), a qualified price meant where
+the sentence says who pays it, and "we have" beside another thing's name.
 
 Every case fails on e1b4d88 (main before these changes); the verdicts were written before the
 code was run.
@@ -26,21 +28,22 @@ from replyguard.models import HallucinationType
 TUESDAY = datetime(2026, 12, 1, 10, 0)
 SKIS = """id,name,type,aliases,phone,pickup_desk,pickup_town,level,day_price,adult_price,\
 child_price,family_ticket,included_in_hire,required_for_children,fit_guarantee,wax_time,price,\
-days,cover_limit,daily_price,tuesday_open,tuesday_close,last_collection,role,run_by
-shop,Powder Hut,Organization,the Hut,01632 555 404,,,,,,,,,,,,,,,,8:00 am,6:00 pm,4:00 pm,,
-qst,Salomon QST,Object,QST,,Glacier Lodge,Verbier,Intermediate,£38,,,,,,,,,,,,,,,,
-redster,Atomic Redster,Object,Redster,,Summit Desk,Verbier,Expert,£45,,,,,,,,,,,,,,,,
-lessons,Snow School Lessons,Event,ski lessons,,,,,,£55,£30,£90,,,,,,Saturday|Sunday,,,,,,,
-helmets,Helmets,Object,helmet,,,,,,,,,yes,yes,,,,,,,,,,,
-boots,Comfort Boots,Object,boots,,,,,,,,,,,yes,,£20,,,,,,,,
-race,Race Skis,Object,race ski,,,,,,,,,,,,2 hours,£40,,,,,,,,
-pass,Lift Pass,Object,day pass,,,,,,,,,,,,,£32.50,,,,,,,,
-goggles,Goggles,Object,,,,,,,,,,,,,,£8,,,,,,,,
-gloves,Gloves,Object,,,,,,,,,,,,,,£6,,,,,,,,
-cover,Damage Cover,Abstract,damage insurance,,,,,,,,,,,,,,,£500,£4,,,,,
-ana,Ana Ruiz,Person,,,,,,,,,,,,,,,,,,,,,head instructor,
-ben,Ben Cole,Person,,,,,,,,,,,,,,,,,,,,,technician,
-clinic,Freestyle Clinic,Event,,,,,,,,,,,,,,,Sunday,,,,,,,Ana Ruiz
+days,cover_limit,daily_price,tuesday_open,tuesday_close,last_collection,role,run_by,\
+free_swaps,member_price,sizes
+shop,Powder Hut,Organization,the Hut,01632 555 404,,,,,,,,,,,,,,,,8:00 am,6:00 pm,4:00 pm,,,,,
+qst,Salomon QST,Object,QST,,Glacier Lodge,Verbier,Intermediate,£38,,,,,,,,,,,,,,,,,,,
+redster,Atomic Redster,Object,Redster,,Summit Desk,Verbier,Expert,£45,,,,,,,,,,,,,,,,,,,
+lessons,Snow School Lessons,Event,ski lessons,,,,,,£55,£30,£90,,,,,,Saturday|Sunday,,,,,,,,,,
+helmets,Helmets,Object,helmet,,,,,,,,,yes,yes,,,,,,,,,,,,,,child|adult
+boots,Comfort Boots,Object,boots,,,,,,,,,,,yes,,£20,,,,,,,,,yes,,
+race,Race Skis,Object,race ski,,,,,,,,,,,,2 hours,£40,,,,,,,,,,,
+pass,Lift Pass,Object,day pass,,,,,,,,,,,,,£32.50,,,,,,,,,,,
+goggles,Goggles,Object,,,,,,,,,,,,,,£8,,,,,,,,,,£7,
+gloves,Gloves,Object,,,,,,,,,,,,,,£6,,,,,,,,,,,
+cover,Damage Cover,Abstract,damage insurance,,,,,,,,,,,,,,,£500,£4,,,,,,,,
+ana,Ana Ruiz,Person,,,,,,,,,,,,,,,,,,,,,head instructor,,,,
+ben,Ben Cole,Person,,,,,,,,,,,,,,,,,,,,,technician,,,,
+clinic,Freestyle Clinic,Event,,,,,,,,,,,,,,,Sunday,,,,,,,Ana Ruiz,,,
 """
 
 
@@ -149,6 +152,24 @@ def test_a_relation_its_subject_lacks_is_read_from_the_other_end(skis):
     assert flagged(right, HallucinationType.FabricatedFact) == []
     wrong = check(skis, "The freestyle clinic is on Sunday. Ben Cole runs it.")
     assert verdicts(wrong)["run_by=Ben Cole"] == "Contradicted"
+
+
+def test_a_no_after_the_attributes_words_denies_another_thing(skis):
+    result = check(skis, "The comfort boots come with free swaps and no fee at all.")
+    assert verdicts(result) == {"free_swaps=yes": "Verified"}
+
+
+def test_a_qualified_price_is_meant_when_the_sentence_says_who_pays_it(skis):
+    member = check(skis, "With a season card, goggles are £7.")
+    assert verdicts(member) == {"member_price=£7": "Verified"}
+    plain = check(skis, "Goggles are £7.")
+    assert verdicts(plain) == {"price=£7": "Contradicted"}
+
+
+def test_we_have_beside_another_things_name_is_not_the_shops_column(skis):
+    result = check(skis, "Helmets are included in the hire, and we have child and adult sizes.")
+    assert flagged(result, HallucinationType.FabricatedFact) == []
+    assert result.recommendation.kind == "Accept"
 
 
 def test_a_phrase_said_to_be_a_kb_thing_is_not_invented(skis):

@@ -349,9 +349,12 @@ def plain_unless_held(
 
 
 def _two_words(word: str, words: frozenset[str]) -> bool:
-    """A stem made of two words the sentence says ("grouplesson", "agroup"): no word of its own."""
+    """A stem the reader made of two words the sentence says ("grouplesson", "gogglar" of
+    "goggles are"): a word and the start of another, no word of its own."""
+    known = words | STOPWORDS
     return any(
-        word[:k] in words | STOPWORDS and word[k:] in words | STOPWORDS for k in range(1, len(word))
+        word[:k] in known and any(w.startswith(word[k:]) for w in known)
+        for k in range(2, len(word))
     )
 
 

@@ -20,10 +20,9 @@ STOPWORDS = frozenset(
     "what's it's that's i'm i'll you're don't doesn't didn't isn't aren't wasn't weren't".split()
 )
 # English plurals no suffix rule undoes, as the stem of their singular: "children's tickets" name
-# child_price
+# child_price. Not "people": "for 4 people" counts a party and names no per_person column.
 _IRREGULAR_PLURALS = {
     "children": "child",
-    "people": "person",
     "men": "man",
     "women": "woman",
     "feet": "foot",

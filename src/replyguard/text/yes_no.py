@@ -64,15 +64,21 @@ def _clauses(lexed: LexedText, row: list[Lexeme]) -> list[tuple[int, int, list[L
     return out
 
 
-def _negations(lexed: LexedText, clause: list[Lexeme], start: int, end: int) -> int:
-    """How many negations a clause holds; a "No," that answers a question does not count."""
+def _negations(lexed: LexedText, clause: list[Lexeme], start: int, end: int, said_end: int) -> int:
+    """How many negations a clause holds of the attribute said up to SAID_END; a "No," that
+    answers a question does not count, nor a "no" or "without" after the attribute's words,
+    which denies another thing ("unlimited data with no cap")."""
     count = 0
     for k, lexeme in enumerate(clause):
         if lexeme.cat != "NEG" or not start <= lexeme.start < end:
             continue
+        if lexeme.start >= said_end and lexeme.text.lower() == "no":
+            continue
         answer = k == 0 and lexed.text[lexeme.end : lexeme.end + 1] in (",", "!", ".")
         count += not answer
-    return count + sum(start <= m.start < end for m in lexed.markers_of("absence-marker"))
+    return count + sum(
+        start <= m.start < min(end, said_end) for m in lexed.markers_of("absence-marker")
+    )
 
 
 def polar_mentions(
@@ -102,12 +108,12 @@ def polar_mentions(
                 if word.startswith(prefix) and rest in known:
                     first.setdefault(rest, position)
                     denied.add(rest)
-        negations = _negations(lexed, clause, start, end)
         for attribute, stems in polar.items():
             if not stems <= first.keys():
                 continue
             at = sorted(first[s] for s in stems)
             (i, a), (j, b) = tokens[at[0]], tokens[at[-1]]
+            negations = _negations(lexed, clause, start, end, b.end)
             positive = (negations + len(stems & denied)) % 2 == 0
             if any(
                 lx.cat == "CUE"
