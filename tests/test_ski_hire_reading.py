@@ -7,11 +7,12 @@ year that is no weekday, a sum of the amounts before it, words of a thing's own 
 none of its columns, a phrase said to be a KB thing, "we" in a clause of its own beside another
 thing's name, the words since a value's clause began naming its column ("and the last skis go
 out at 4pm"), a relation its subject lacks read from the other end ("Ana Ruiz runs it"), a
-"no" after a yes/no attribute's words ("free swaps and no fee"), a qualified price meant where
+"no" after a yes/no attribute's words ("free swaps with no fee"), a qualified price meant where
 the sentence says who pays it, and "we have" beside another thing's name.
 
-Every case fails on e1b4d88 (main before these changes); the verdicts were written before the
-code was run.
+Every case but one fails on e1b4d88 (main before these changes); the verdicts were written before
+the code was run. The "we have ... sizes" case passes there and guards a regression a change of
+this work made on the way.
 """
 
 from __future__ import annotations
@@ -155,7 +156,7 @@ def test_a_relation_its_subject_lacks_is_read_from_the_other_end(skis):
 
 
 def test_a_no_after_the_attributes_words_denies_another_thing(skis):
-    result = check(skis, "The comfort boots come with free swaps and no fee at all.")
+    result = check(skis, "The comfort boots come with free swaps with no fee at all.")
     assert verdicts(result) == {"free_swaps=yes": "Verified"}
 
 
