@@ -363,8 +363,12 @@ def in_named_unit(attribute: str, text: str) -> str | None:
     """A length said in one unit of a number column named for another ("two years" of
     contract_months, "90 minutes" of duration_hours): its number in the column's unit; None when
     the column's name holds no unit of time or the text is no length. Months and years are
-    calendar ones (a year is twelve months)."""
-    units = [p.rstrip("s") for p in attribute.lower().split("_") if p.rstrip("s") in _MINUTES]
+    calendar ones (a year is twelve months); in a rate ("weeks_per_year") the unit counted.
+    """
+    parts = attribute.lower().split("_")
+    if "per" in parts:
+        parts = parts[: parts.index("per")]  # weeks_per_year counts weeks
+    units = [p.rstrip("s") for p in parts if p.rstrip("s") in _MINUTES]
     minutes = duration_key(text) if units else None
     if minutes is None:
         return None

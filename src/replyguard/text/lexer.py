@@ -1299,9 +1299,18 @@ def _rate_units(tokens: list[Token], row: list[Lexeme]) -> list[Lexeme]:
         if j >= 2 and out[j].cat == "W" and out[j - 1].cat == "OF":
             j -= 2  # "of data"
         amount = out[j]
+        counted = (
+            j >= 1
+            and amount.cat in ("W", "ENT")
+            and amount.text.replace(" ", "").isalpha()
+            and out[j - 1].cat == "VAL"
+            and out[j - 1].value_type == ValueType.number
+        )
+        if counted:
+            amount = out[j - 1]  # "15 funded hours a week", "3 sessions a month"
         if amount.cat == "VAL" and (
             amount.value_type == ValueType.money
-            or (amount.value_type == ValueType.number and measured(amount.text))
+            or (amount.value_type == ValueType.number and (counted or measured(amount.text)))
         ):
             out[k] = _lexeme(tokens, unit.start_tok, unit.end_tok, "W")
     return out
