@@ -8,7 +8,8 @@ none of its columns, a phrase said to be a KB thing, "we" in a clause of its own
 thing's name, the words since a value's clause began naming its column ("and the last skis go
 out at 4pm"), a relation its subject lacks read from the other end ("Ana Ruiz runs it"), a
 "no" after a yes/no attribute's words ("free swaps with no fee"), a qualified price meant where
-the sentence says who pays it, and "we have" beside another thing's name.
+the sentence says who pays it, "we have" beside another thing's name, a length after a count of
+things as the rate it comes by, and a rate column counting its own unit ("weeks_per_season").
 
 Every case but one fails on e1b4d88 (main before these changes); the verdicts were written before
 the code was run. The "we have ... sizes" case passes there and guards a regression a change of
@@ -30,21 +31,22 @@ TUESDAY = datetime(2026, 12, 1, 10, 0)
 SKIS = """id,name,type,aliases,phone,pickup_desk,pickup_town,level,day_price,adult_price,\
 child_price,family_ticket,included_in_hire,required_for_children,fit_guarantee,wax_time,price,\
 days,cover_limit,daily_price,tuesday_open,tuesday_close,last_collection,role,run_by,\
-free_swaps,member_price,sizes
-shop,Powder Hut,Organization,the Hut,01632 555 404,,,,,,,,,,,,,,,,8:00 am,6:00 pm,4:00 pm,,,,,
-qst,Salomon QST,Object,QST,,Glacier Lodge,Verbier,Intermediate,£38,,,,,,,,,,,,,,,,,,,
-redster,Atomic Redster,Object,Redster,,Summit Desk,Verbier,Expert,£45,,,,,,,,,,,,,,,,,,,
-lessons,Snow School Lessons,Event,ski lessons,,,,,,£55,£30,£90,,,,,,Saturday|Sunday,,,,,,,,,,
-helmets,Helmets,Object,helmet,,,,,,,,,yes,yes,,,,,,,,,,,,,,child|adult
-boots,Comfort Boots,Object,boots,,,,,,,,,,,yes,,£20,,,,,,,,,yes,,
-race,Race Skis,Object,race ski,,,,,,,,,,,,2 hours,£40,,,,,,,,,,,
-pass,Lift Pass,Object,day pass,,,,,,,,,,,,,£32.50,,,,,,,,,,,
-goggles,Goggles,Object,,,,,,,,,,,,,,£8,,,,,,,,,,£7,
-gloves,Gloves,Object,,,,,,,,,,,,,,£6,,,,,,,,,,,
-cover,Damage Cover,Abstract,damage insurance,,,,,,,,,,,,,,,£500,£4,,,,,,,,
-ana,Ana Ruiz,Person,,,,,,,,,,,,,,,,,,,,,head instructor,,,,
-ben,Ben Cole,Person,,,,,,,,,,,,,,,,,,,,,technician,,,,
-clinic,Freestyle Clinic,Event,,,,,,,,,,,,,,,Sunday,,,,,,,Ana Ruiz,,,
+free_swaps,member_price,sizes,hours_per_week,weeks_per_season
+shop,Powder Hut,Organization,the Hut,01632 555 404,,,,,,,,,,,,,,,,8:00 am,6:00 pm,4:00 pm,,,,,,,
+qst,Salomon QST,Object,QST,,Glacier Lodge,Verbier,Intermediate,£38,,,,,,,,,,,,,,,,,,,,,
+redster,Atomic Redster,Object,Redster,,Summit Desk,Verbier,Expert,£45,,,,,,,,,,,,,,,,,,,,,
+lessons,Snow School Lessons,Event,ski lessons,,,,,,£55,£30,£90,,,,,,Saturday|Sunday,,,,,,,,,,,,
+helmets,Helmets,Object,helmet,,,,,,,,,yes,yes,,,,,,,,,,,,,,child|adult,,
+boots,Comfort Boots,Object,boots,,,,,,,,,,,yes,,£20,,,,,,,,,yes,,,,
+race,Race Skis,Object,race ski,,,,,,,,,,,,2 hours,£40,,,,,,,,,,,,,
+pass,Lift Pass,Object,day pass,,,,,,,,,,,,,£32.50,,,,,,,,,,,,,
+goggles,Goggles,Object,,,,,,,,,,,,,,£8,,,,,,,,,,£7,,,
+gloves,Gloves,Object,,,,,,,,,,,,,,£6,,,,,,,,,,,,,
+cover,Damage Cover,Abstract,damage insurance,,,,,,,,,,,,,,,£500,£4,,,,,,,,,,
+ana,Ana Ruiz,Person,,,,,,,,,,,,,,,,,,,,,head instructor,,,,,,
+ben,Ben Cole,Person,,,,,,,,,,,,,,,,,,,,,technician,,,,,,
+clinic,Freestyle Clinic,Event,,,,,,,,,,,,,,,Sunday,,,,,,,Ana Ruiz,,,,,
+coaching,Season Coaching,Event,coaching,,,,,,,,,,,,,,,,,,,,,,,,,6,10
 """
 
 
@@ -171,6 +173,16 @@ def test_we_have_beside_another_things_name_is_not_the_shops_column(skis):
     result = check(skis, "Helmets are included in the hire, and we have child and adult sizes.")
     assert flagged(result, HallucinationType.FabricatedFact) == []
     assert result.recommendation.kind == "Accept"
+
+
+def test_a_length_after_a_count_of_things_is_its_rate_and_a_rate_column_counts_its_unit(skis):
+    right = check(skis, "Season coaching gives you 6 hours a week, over 10 weeks of the season.")
+    assert verdicts(right) == {
+        "hours_per_week=6 hours": "Verified",
+        "weeks_per_season=10 weeks": "Verified",
+    }
+    wrong = check(skis, "Season coaching gives you 6 hours a week, over 12 weeks of the season.")
+    assert verdicts(wrong)["weeks_per_season=12 weeks"] == "Contradicted"
 
 
 def test_a_phrase_said_to_be_a_kb_thing_is_not_invented(skis):

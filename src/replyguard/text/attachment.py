@@ -585,8 +585,24 @@ def choose_attribute(
         # rest of the sentence does: "we're open until 5pm, and the last boats go out at 3pm"
         lead = frozenset(stem(w) for w in draft.lead_words) & unnamed
 
-        def said(a: str) -> tuple[int, int, int, int]:
-            return affinity(a, lead), affinity(a, unnamed), affinity(a, words), affinity(a, asked)
+        # a length is first the column that counts its own unit: "10 weeks" of weeks_per_season
+        # beside hours_per_week
+        unit = (
+            {stem(w) for w in value.text.lower().split()[1:]}
+            if vtype == ValueType.duration
+            else set()
+        )
+
+        def said(a: str) -> tuple[int, int, int, int, int]:
+            counted = a.lower().split("_per_")[0].split("_") if "_per_" in a.lower() else []
+            own = int(bool(unit & {stem(p) for p in counted}))
+            return (
+                own,
+                affinity(a, lead),
+                affinity(a, unnamed),
+                affinity(a, words),
+                affinity(a, asked),
+            )
 
         ranked = sorted(typed, key=said, reverse=True)
         top = [a for a in ranked if said(a) == said(ranked[0])]
