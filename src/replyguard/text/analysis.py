@@ -380,6 +380,7 @@ def _spoken_days(lexed: LexedText, row: list[Lexeme], value: Lexeme) -> list[str
 
 _RATE_WORDS = frozenset({"a", "an", "per", "each"})
 _TOTAL_WORDS = frozenset({"total", "altogether"})
+_SUM_WORDS = _TOTAL_WORDS | {"so", "both", "together", "combined"}
 _COUNT_VERBS = frozenset({"would", "will", "cost", "costs", "come", "comes"})
 
 
@@ -472,17 +473,28 @@ def _totals(
 
 def _sums_what_went_before(value: Lexeme, row: list[Lexeme]) -> bool:
     """An amount that is the sum of the two or more amounts its sentence said before it, in
-    one currency: a total the reply worked out, not a price of one thing."""
+    one currency, with a word that says so between them ("£30 and £25, so £55 if you'd like
+    both"): a total the reply worked out, not a price of one thing."""
     amounts = [
-        lx.value_key
+        lx
         for lx in row
         if lx.cat == "VAL" and lx.value_type == ValueType.money and lx.end <= value.start
     ]
-    keys = [k.split(":") for k in (*amounts, value.value_key) if k and ":" in k]
+    keys = [
+        k.split(":") for k in (*(a.value_key for a in amounts), value.value_key) if k and ":" in k
+    ]
     if len(amounts) < 2 or len(keys) != len(amounts) + 1 or len({c for c, _ in keys}) != 1:
         return False
+    between = {
+        w
+        for lx in row
+        if lx.cat == "W" and amounts[-1].end <= lx.start and lx.end <= value.start
+        for w in lx.text.lower().split()
+    }
     *parts, (_, total) = keys
-    return abs(sum(float(a) for _, a in parts) - float(total)) < 0.005
+    return (
+        bool(between & _SUM_WORDS) and abs(sum(float(a) for _, a in parts) - float(total)) < 0.005
+    )
 
 
 def _spans(row: list[Lexeme], claims: list[AttachedClaim]) -> list[Lexeme]:
